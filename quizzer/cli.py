@@ -26,9 +26,16 @@ def _parser() -> argparse.ArgumentParser:
     count.add_argument("model", nargs="?", help="a preset name (see --list) or a path to a config.json")
     count.add_argument("--list", action="store_true", help="list the model presets and exit")
     count.add_argument("--dtype", default="bf16", help="dtype of weights and KV cache (default: bf16)")
-    count.add_argument("--seq-len", type=int, default=0, metavar="N",
-                       help="context length: adds the KV cache for N tokens and attention FLOPs at N")
-    count.add_argument("--batch", type=int, default=1, metavar="B", help="sequences in the KV cache (default: 1)")
+    count.add_argument(
+        "--seq-len",
+        type=int,
+        default=0,
+        metavar="N",
+        help="context length: adds the KV cache for N tokens and attention FLOPs at N",
+    )
+    count.add_argument(
+        "--batch", type=int, default=1, metavar="B", help="sequences in the KV cache (default: 1)"
+    )
     count.add_argument("--json", action="store_true", help="print JSON instead of a table")
     return parser
 

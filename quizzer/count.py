@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
+import os
 from typing import Any
 
 from quizzer.core.errors import ConfigError, SpecError
@@ -19,15 +19,13 @@ from quizzer.core.units import Unit, dtype_bits, format_bytes, format_count, for
 
 def load_model(ref: str) -> tuple[str, ModelSpec, str]:
     """(name, spec, source) for a preset name or a path to a config.json (or a folder holding one)."""
-    path = Path(ref)
-    looks_like_path = path.suffix == ".json" or "/" in ref or path.exists()
-    if not looks_like_path:
+    if not (ref.endswith(".json") or os.sep in ref or "/" in ref or os.path.exists(ref)):
         found = preset(ref)
         return found.name, found.spec, found.source
-    if path.is_dir():
-        path = path / "config.json"
+    path = os.path.join(ref, "config.json") if os.path.isdir(ref) else ref
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
     except FileNotFoundError:
         raise ConfigError(f"no such file: {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -35,12 +33,15 @@ def load_model(ref: str) -> tuple[str, ModelSpec, str]:
     try:
         config = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ConfigError(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        raise ConfigError(
+            f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
     try:
-        return path.stem if path.name != "config.json" else path.parent.name or "config", \
-            from_hf_config(config, name=str(path)), str(path)
+        spec = from_hf_config(config)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    name = os.path.basename(os.path.dirname(os.path.abspath(path))) if path.endswith("config.json") else path
+    return name, spec, path
 
 
 def count_report(name: str, spec: ModelSpec, dtype: str, seq_len: int, batch: int) -> dict[str, Any]:
@@ -54,8 +55,12 @@ def count_report(name: str, spec: ModelSpec, dtype: str, seq_len: int, batch: in
     report: dict[str, Any] = {
         "model": name,
         "params": {"total": parts.total, "active": parts.active, **parts.parts()},
-        "per_layer": {"attention": parts.attention_per_layer, "mlp": parts.mlp_per_layer,
-                      "norm": parts.norm_per_layer, "total": parts.per_layer},
+        "per_layer": {
+            "attention": parts.attention_per_layer,
+            "mlp": parts.mlp_per_layer,
+            "norm": parts.norm_per_layer,
+            "total": parts.per_layer,
+        },
         "flops_per_token": {"forward": forward_flops_per_token(spec, seq_len).value, "context": seq_len},
         "kv_cache_bytes_per_token": kv_per_token if decoder else 0,
         "weights_bytes": weights_bytes(parts.total, dtype).value,
@@ -63,8 +68,12 @@ def count_report(name: str, spec: ModelSpec, dtype: str, seq_len: int, batch: in
     }
     if seq_len and decoder:
         cached = min(seq_len, spec.sliding_window or seq_len)
-        report["kv_cache"] = {"seq_len": seq_len, "batch": batch, "tokens_cached": cached,
-                              "bytes": kv_per_token * cached * batch}
+        report["kv_cache"] = {
+            "seq_len": seq_len,
+            "batch": batch,
+            "tokens_cached": cached,
+            "bytes": kv_per_token * cached * batch,
+        }
     return report
 
 
@@ -86,27 +95,45 @@ def render_table(report: dict[str, Any], spec: ModelSpec, source: str) -> str:
     ]
     width = max(len(label) for label, _ in rows) + 2
     lines = [f"{report['model']}  ({source})", "", f"{'part':<{width}}{'params':>18}  share"]
-    lines += [f"{label:<{width}}{format_count(value):>18}  {_share(value, p['total'])}" for label, value in rows]
+    lines += [
+        f"{label:<{width}}{format_count(value):>18}  {_share(value, p['total'])}" for label, value in rows
+    ]
     lines.append(f"{'total':<{width}}{format_count(p['total']):>18}  ({format_si(p['total'], 4)})")
     if p["active"] != p["total"]:
-        lines.append(f"{'active per token':<{width}}{format_count(p['active']):>18}  ({format_si(p['active'], 4)})")
+        lines.append(
+            f"{'active per token':<{width}}{format_count(p['active']):>18}  ({format_si(p['active'], 4)})"
+        )
     dtype = report["dtype"]
     w = report["weights_bytes"]
-    lines += ["", f"weights at {dtype}: {format_count(w)} bytes = {format_bytes(w, binary=False, digits=4)} "
-                  f"= {format_bytes(w, digits=4)}"]
+    lines += [
+        "",
+        f"weights at {dtype}: {format_count(w)} bytes = {format_bytes(w, binary=False, digits=4)} "
+        f"= {format_bytes(w, digits=4)}",
+    ]
     if spec.lm_head:
         kv = report["kv_cache_bytes_per_token"]
-        lines.append(f"KV cache per token at {dtype}: {format_count(kv)} bytes "
-                     f"(2 × {layers} layers × {spec.n_kv_heads} kv heads × {spec.head_dim} head_dim × bytes)")
+        lines.append(
+            f"KV cache per token at {dtype}: {format_count(kv)} bytes "
+            f"(2 × {layers} layers × {spec.n_kv_heads} kv heads × {spec.head_dim} head_dim × bytes)"
+        )
     if "kv_cache" in report:
         kv = report["kv_cache"]
-        capped = f", capped at the {spec.sliding_window}-token window" if kv["tokens_cached"] < kv["seq_len"] else ""
-        lines.append(f"KV cache for {kv['batch']} × {kv['seq_len']:,} tokens{capped}: {format_count(kv['bytes'])} "
-                     f"bytes = {format_bytes(kv['bytes'], binary=False, digits=4)} = {format_bytes(kv['bytes'], digits=4)}")
+        capped = (
+            f", capped at the {spec.sliding_window}-token window"
+            if kv["tokens_cached"] < kv["seq_len"]
+            else ""
+        )
+        size = kv["bytes"]
+        lines.append(
+            f"KV cache for {kv['batch']} × {kv['seq_len']:,} tokens{capped}: {format_count(size)} "
+            f"bytes = {format_bytes(size, binary=False, digits=4)} = {format_bytes(size, digits=4)}"
+        )
     flops = report["flops_per_token"]
     context = f", attention over {flops['context']:,} tokens" if flops["context"] else " (2 × matmul params)"
-    lines.append(f"forward FLOPs per token{context}: {format_count(flops['forward'])} "
-                 f"({format_quantity(flops['forward'], Unit.FLOPS, digits=4)})")
+    lines.append(
+        f"forward FLOPs per token{context}: {format_count(flops['forward'])} "
+        f"({format_quantity(flops['forward'], Unit.FLOPS, digits=4)})"
+    )
     return "\n".join(lines)
 
 

@@ -44,8 +44,12 @@ def spec_kwargs(draw: st.DrawFn, moe: bool | None = None) -> dict[str, Any]:
         moe = draw(st.booleans())
     if moe:
         n_experts = draw(st.integers(1, 64))
-        kwargs.update(n_experts=n_experts, experts_per_token=draw(st.integers(1, n_experts)),
-                      n_shared_experts=draw(st.sampled_from([0, 0, 1, 2])), router_bias=draw(st.booleans()))
+        kwargs.update(
+            n_experts=n_experts,
+            experts_per_token=draw(st.integers(1, n_experts)),
+            n_shared_experts=draw(st.sampled_from([0, 0, 1, 2])),
+            router_bias=draw(st.booleans()),
+        )
     return kwargs
 
 

@@ -14,7 +14,9 @@ from quizzer.cli import main
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "quizzer", *args], capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "quizzer", *args], capture_output=True, text=True, timeout=60
+    )
 
 
 def count_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
@@ -26,7 +28,17 @@ def test_json_shape_for_llama_3_8b(capsys: pytest.CaptureFixture[str]) -> None:
     report = count_json(capsys, "llama-3-8b")
     assert report["model"] == "llama-3-8b"
     params = report["params"]
-    assert set(params) >= {"total", "active", "embedding", "position", "attention", "mlp", "norm", "lm_head", "other"}
+    assert set(params) >= {
+        "total",
+        "active",
+        "embedding",
+        "position",
+        "attention",
+        "mlp",
+        "norm",
+        "lm_head",
+        "other",
+    }
     assert all(isinstance(v, int) for v in params.values())
     parts = ("embedding", "position", "attention", "mlp", "norm", "lm_head", "other")
     assert sum(params[p] for p in parts) == params["total"] == 8_030_261_248
@@ -63,8 +75,14 @@ def test_sliding_window_caps_the_cache(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_config_json_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    config = {"model_type": "gpt2", "vocab_size": 50257, "n_embd": 768, "n_layer": 12, "n_head": 12,
-              "n_positions": 1024}
+    config = {
+        "model_type": "gpt2",
+        "vocab_size": 50257,
+        "n_embd": 768,
+        "n_layer": 12,
+        "n_head": 12,
+        "n_positions": 1024,
+    }
     path = tmp_path / "config.json"
     path.write_text(json.dumps(config))
     assert count_json(capsys, str(path))["params"]["total"] == 124_439_808
@@ -82,7 +100,8 @@ def test_table_reads_well(capsys: pytest.CaptureFixture[str]) -> None:
 def test_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["count", "--list"]) == 0
     out = capsys.readouterr().out
-    assert "llama-3-8b" in out and "Llama 3 8B" in out
+    assert "llama-3-8b" in out
+    assert "Llama 3 8B" in out
 
 
 @pytest.mark.parametrize(
@@ -106,14 +125,17 @@ def test_invalid_json_and_unsupported_type(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"model_type": "gpt2",\n  oops}')
     proc = run("count", str(bad))
-    assert proc.returncode == 2 and "invalid JSON at line 2 column 3" in proc.stderr
+    assert proc.returncode == 2
+    assert "invalid JSON at line 2 column 3" in proc.stderr
     t5 = tmp_path / "t5.json"
     t5.write_text('{"model_type": "t5"}')
     proc = run("count", str(t5))
-    assert proc.returncode == 2 and "unsupported model_type 't5'; supported:" in proc.stderr
+    assert proc.returncode == 2
+    assert "unsupported model_type 't5'; supported:" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
 def test_module_entry_point_prints_help() -> None:
     proc = run()
-    assert proc.returncode == 0 and "count" in proc.stdout
+    assert proc.returncode == 0
+    assert "count" in proc.stdout

@@ -17,11 +17,20 @@ print("HEAVY:" + ",".join(heavy))
 
 @pytest.mark.parametrize(
     "imports",
-    ["import quizzer.core", "import quizzer.cli", "from quizzer.cli import main; main(['count', 'gpt2', '--json'])"],
+    [
+        "import quizzer.core",
+        "import quizzer.cli",
+        "from quizzer.cli import main; main(['count', 'gpt2', '--json'])",
+    ],
 )
 def test_headless_imports_stay_light(imports: str) -> None:
-    proc = subprocess.run([sys.executable, "-c", CHECK.format(imports=imports)], capture_output=True, text=True,
-                          timeout=60, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", CHECK.format(imports=imports)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     assert proc.stdout.strip().splitlines()[-1] == "HEAVY:"
 
 
@@ -32,5 +41,7 @@ def test_core_imports_only_the_standard_library() -> None:
         "third = top - set(sys.stdlib_module_names) - {'quizzer'}\n"
         "print(sorted(third))"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
     assert proc.stdout.strip() == "[]"

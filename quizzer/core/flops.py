@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from quizzer.core.checks import positive
 from quizzer.core.errors import SpecError
 from quizzer.core.spec import ModelSpec
 from quizzer.core.trace import Result, Trace, num
@@ -9,11 +10,6 @@ from quizzer.core.units import Unit
 
 #: The convention every FLOP figure here uses.
 FLOP_CONVENTION = "FLOP = 2 per multiply-add (a MAC is 2 FLOPs)"
-
-
-def _positive(name: str, value: int | float) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise SpecError(f"{name} ({value!r}) must be a positive number")
 
 
 def training_flops(n_params: int | float, n_tokens: int | float) -> Result:
@@ -31,8 +27,8 @@ def training_flops(n_params: int | float, n_tokens: int | float) -> Result:
     >>> training_flops(175_000_000_000, 300_000_000_000).value
     315000000000000000000000
     """
-    _positive("n_params", n_params)
-    _positive("n_tokens", n_tokens)
+    positive("n_params", n_params)
+    positive("n_tokens", n_tokens)
     t = Trace()
     value = t.step(
         "Training compute (forward 2ND + backward 4ND)",
@@ -50,8 +46,8 @@ def recompute_training_flops(n_params: int | float, n_tokens: int | float) -> Re
     >>> recompute_training_flops(1000, 10).value
     80000
     """
-    _positive("n_params", n_params)
-    _positive("n_tokens", n_tokens)
+    positive("n_params", n_params)
+    positive("n_tokens", n_tokens)
     t = Trace()
     value = t.step(
         "Training compute with full recompute (forward 2ND + recompute 2ND + backward 4ND)",
@@ -69,8 +65,8 @@ def inference_flops(n_params: int | float, n_tokens: int | float) -> Result:
     >>> inference_flops(7_000_000_000, 1000).value
     14000000000000
     """
-    _positive("n_params", n_params)
-    _positive("n_tokens", n_tokens)
+    positive("n_params", n_params)
+    positive("n_tokens", n_tokens)
     t = Trace()
     value = t.step(
         "Forward compute (one multiply-add per parameter per token)",
@@ -88,7 +84,7 @@ def flops_to_macs(flops: int | float) -> Result:
     >>> flops_to_macs(35_000).value
     17500
     """
-    _positive("flops", flops)
+    positive("flops", flops)
     t = Trace()
     macs = flops // 2 if isinstance(flops, int) and flops % 2 == 0 else flops / 2
     value = t.step("Multiply-accumulates", "FLOPs / 2", f"{num(flops)} / 2", macs, Unit.MACS)
@@ -102,23 +98,39 @@ def matmul_params_per_token(spec: ModelSpec) -> Result:
     """
     t = Trace()
     d, h = spec.d_model, spec.head_dim
-    attn = t.step("Attention matrices per layer", "d_model × (2 × n_heads + 2 × n_kv_heads) × head_dim",
-                  f"{num(d)} × (2 × {spec.n_heads} + 2 × {spec.n_kv_heads}) × {h}",
-                  d * (2 * spec.n_heads + 2 * spec.n_kv_heads) * h, Unit.PARAMS)
+    attn = t.step(
+        "Attention matrices per layer",
+        "d_model × (2 × n_heads + 2 × n_kv_heads) × head_dim",
+        f"{num(d)} × (2 × {spec.n_heads} + 2 × {spec.n_kv_heads}) × {h}",
+        d * (2 * spec.n_heads + 2 * spec.n_kv_heads) * h,
+        Unit.PARAMS,
+    )
     n_mats = 3 if spec.mlp == "gated" else 2
     if spec.is_moe:
         k = spec.experts_per_token + spec.n_shared_experts
-        mlp = t.step("MLP matrices per layer (router + active experts)",
-                     f"d_model × n_experts + k × {n_mats} × d_model × d_ff_expert",
-                     f"{num(d)} × {spec.n_experts} + {k} × {n_mats} × {num(d)} × {num(spec.d_ff_expert)}",
-                     d * spec.n_experts + k * n_mats * d * spec.d_ff_expert, Unit.PARAMS)
+        mlp = t.step(
+            "MLP matrices per layer (router + active experts)",
+            f"d_model × n_experts + k × {n_mats} × d_model × d_ff_expert",
+            f"{num(d)} × {spec.n_experts} + {k} × {n_mats} × {num(d)} × {num(spec.d_ff_expert)}",
+            d * spec.n_experts + k * n_mats * d * spec.d_ff_expert,
+            Unit.PARAMS,
+        )
     else:
-        mlp = t.step("MLP matrices per layer", f"{n_mats} × d_model × d_ff",
-                     f"{n_mats} × {num(d)} × {num(spec.d_ff)}", n_mats * d * spec.d_ff, Unit.PARAMS)
+        mlp = t.step(
+            "MLP matrices per layer",
+            f"{n_mats} × d_model × d_ff",
+            f"{n_mats} × {num(d)} × {num(spec.d_ff)}",
+            n_mats * d * spec.d_ff,
+            Unit.PARAMS,
+        )
     head = spec.vocab_size * d if spec.lm_head else 0
-    value = t.step("Matmul parameters per token", "n_layers × (attention + MLP) + vocab_size × d_model",
-                   f"{spec.n_layers} × ({num(attn)} + {num(mlp)}) + {num(head)}",
-                   spec.n_layers * (attn + mlp) + head, Unit.PARAMS)
+    value = t.step(
+        "Matmul parameters per token",
+        "n_layers × (attention + MLP) + vocab_size × d_model",
+        f"{spec.n_layers} × ({num(attn)} + {num(mlp)}) + {num(head)}",
+        spec.n_layers * (attn + mlp) + head,
+        Unit.PARAMS,
+    )
     return t.done(value, Unit.PARAMS, "weight matrices only; biases, norms and embedding lookups excluded")
 
 
@@ -142,9 +154,18 @@ def forward_flops_per_token(spec: ModelSpec, context: int = 0) -> Result:
     matmul = t.step("Weight matmuls", "2 × matmul parameters", f"2 × {num(params)}", 2 * params, Unit.FLOPS)
     if not context:
         return t.done(matmul, Unit.FLOPS, FLOP_CONVENTION + "; attention over the context not included")
-    attn = t.step("Attention scores and weighted sum (QKᵀ, AV)", "4 × n_layers × context × n_heads × head_dim",
-                  f"4 × {spec.n_layers} × {num(context)} × {spec.n_heads} × {spec.head_dim}",
-                  4 * spec.n_layers * context * spec.n_heads * spec.head_dim, Unit.FLOPS)
-    value = t.step("Forward FLOPs per token", "weight matmuls + attention", f"{num(matmul)} + {num(attn)}",
-                   matmul + attn, Unit.FLOPS)
+    attn = t.step(
+        "Attention scores and weighted sum (QKᵀ, AV)",
+        "4 × n_layers × context × n_heads × head_dim",
+        f"4 × {spec.n_layers} × {num(context)} × {spec.n_heads} × {spec.head_dim}",
+        4 * spec.n_layers * context * spec.n_heads * spec.head_dim,
+        Unit.FLOPS,
+    )
+    value = t.step(
+        "Forward FLOPs per token",
+        "weight matmuls + attention",
+        f"{num(matmul)} + {num(attn)}",
+        matmul + attn,
+        Unit.FLOPS,
+    )
     return t.done(value, Unit.FLOPS, FLOP_CONVENTION + "; full (non-causal) attention over the context")

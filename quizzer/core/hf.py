@@ -21,18 +21,39 @@ def _get(config: Config, key: str, default: Any = ...) -> Any:
 
 def _gpt2(c: Config) -> dict[str, Any]:
     d = _get(c, "n_embd")
-    return dict(vocab_size=_get(c, "vocab_size"), d_model=d, n_layers=_get(c, "n_layer"),
-                n_heads=_get(c, "n_head"), d_ff=c.get("n_inner") or 4 * d, mlp="gelu", norm="layernorm",
-                qkv_bias=True, out_bias=True, mlp_bias=True, tie_embeddings=c.get("tie_word_embeddings", True),
-                positions="learned", n_positions=_get(c, "n_positions"))
+    return dict(
+        vocab_size=_get(c, "vocab_size"),
+        d_model=d,
+        n_layers=_get(c, "n_layer"),
+        n_heads=_get(c, "n_head"),
+        d_ff=c.get("n_inner") or 4 * d,
+        mlp="gelu",
+        norm="layernorm",
+        qkv_bias=True,
+        out_bias=True,
+        mlp_bias=True,
+        tie_embeddings=c.get("tie_word_embeddings", True),
+        positions="learned",
+        n_positions=_get(c, "n_positions"),
+    )
 
 
 def _gpt_neox(c: Config) -> dict[str, Any]:
     bias = c.get("attention_bias", True)
-    return dict(vocab_size=_get(c, "vocab_size"), d_model=_get(c, "hidden_size"),
-                n_layers=_get(c, "num_hidden_layers"), n_heads=_get(c, "num_attention_heads"),
-                d_ff=_get(c, "intermediate_size"), mlp="gelu", norm="layernorm", qkv_bias=bias, out_bias=bias,
-                mlp_bias=True, tie_embeddings=c.get("tie_word_embeddings", False), positions="rotary")
+    return dict(
+        vocab_size=_get(c, "vocab_size"),
+        d_model=_get(c, "hidden_size"),
+        n_layers=_get(c, "num_hidden_layers"),
+        n_heads=_get(c, "num_attention_heads"),
+        d_ff=_get(c, "intermediate_size"),
+        mlp="gelu",
+        norm="layernorm",
+        qkv_bias=bias,
+        out_bias=bias,
+        mlp_bias=True,
+        tie_embeddings=c.get("tie_word_embeddings", False),
+        positions="rotary",
+    )
 
 
 def _opt(c: Config) -> dict[str, Any]:
@@ -46,26 +67,47 @@ def _opt(c: Config) -> dict[str, Any]:
         raise ConfigError("OPT with layer_norm_elementwise_affine = false is not supported")
     bias = c.get("enable_bias", True)
     pre_norm = c.get("do_layer_norm_before", True)
-    return dict(vocab_size=_get(c, "vocab_size"), d_model=d, n_layers=_get(c, "num_hidden_layers"),
-                n_heads=_get(c, "num_attention_heads"), d_ff=_get(c, "ffn_dim"), mlp="gelu", norm="layernorm",
-                qkv_bias=bias, out_bias=bias, mlp_bias=bias, tie_embeddings=c.get("tie_word_embeddings", True),
-                # OPTLearnedPositionalEmbedding keeps 2 extra rows (positions are looked up at offset 2).
-                positions="learned", n_positions=_get(c, "max_position_embeddings") + 2,
-                final_norm=pre_norm and not c.get("_remove_final_layer_norm", False))
+    return dict(
+        vocab_size=_get(c, "vocab_size"),
+        d_model=d,
+        n_layers=_get(c, "num_hidden_layers"),
+        n_heads=_get(c, "num_attention_heads"),
+        d_ff=_get(c, "ffn_dim"),
+        mlp="gelu",
+        norm="layernorm",
+        qkv_bias=bias,
+        out_bias=bias,
+        mlp_bias=bias,
+        tie_embeddings=c.get("tie_word_embeddings", True),
+        # OPTLearnedPositionalEmbedding keeps 2 extra rows (positions are looked up at offset 2).
+        positions="learned",
+        n_positions=_get(c, "max_position_embeddings") + 2,
+        final_norm=pre_norm and not c.get("_remove_final_layer_norm", False),
+    )
 
 
-def _llama_like(tie_default: bool, qkv_bias_key: str | None = "attention_bias",
-                qkv_bias_default: bool = False) -> Callable[[Config], dict[str, Any]]:
+def _llama_like(
+    tie_default: bool, qkv_bias_key: str | None = "attention_bias", qkv_bias_default: bool = False
+) -> Callable[[Config], dict[str, Any]]:
     def build(c: Config) -> dict[str, Any]:
         n_heads = _get(c, "num_attention_heads")
         bias = c.get(qkv_bias_key, qkv_bias_default) if qkv_bias_key else qkv_bias_default
-        spec = dict(vocab_size=_get(c, "vocab_size"), d_model=_get(c, "hidden_size"),
-                    n_layers=_get(c, "num_hidden_layers"), n_heads=n_heads,
-                    n_kv_heads=c.get("num_key_value_heads") or n_heads, head_dim=c.get("head_dim"),
-                    d_ff=_get(c, "intermediate_size"), mlp="gated", norm="rmsnorm", qkv_bias=bias,
-                    out_bias=bias if qkv_bias_key == "attention_bias" else False,
-                    mlp_bias=c.get("mlp_bias", False), tie_embeddings=c.get("tie_word_embeddings", tie_default),
-                    positions="rotary")
+        spec = dict(
+            vocab_size=_get(c, "vocab_size"),
+            d_model=_get(c, "hidden_size"),
+            n_layers=_get(c, "num_hidden_layers"),
+            n_heads=n_heads,
+            n_kv_heads=c.get("num_key_value_heads") or n_heads,
+            head_dim=c.get("head_dim"),
+            d_ff=_get(c, "intermediate_size"),
+            mlp="gated",
+            norm="rmsnorm",
+            qkv_bias=bias,
+            out_bias=bias if qkv_bias_key == "attention_bias" else False,
+            mlp_bias=c.get("mlp_bias", False),
+            tie_embeddings=c.get("tie_word_embeddings", tie_default),
+            positions="rotary",
+        )
         window = c.get("sliding_window")
         if window and c.get("use_sliding_window", True):
             spec["sliding_window"] = window
@@ -89,12 +131,25 @@ def _mixtral(c: Config) -> dict[str, Any]:
 def _bert(c: Config) -> dict[str, Any]:
     if c.get("position_embedding_type", "absolute") != "absolute":
         raise ConfigError("BERT with relative position embeddings is not supported")
-    return dict(vocab_size=_get(c, "vocab_size"), d_model=_get(c, "hidden_size"),
-                n_layers=_get(c, "num_hidden_layers"), n_heads=_get(c, "num_attention_heads"),
-                d_ff=_get(c, "intermediate_size"), mlp="gelu", norm="layernorm", qkv_bias=True, out_bias=True,
-                mlp_bias=True, positions="learned", n_positions=_get(c, "max_position_embeddings"),
-                type_vocab_size=c.get("type_vocab_size", 2), embedding_norm=True, final_norm=False,
-                lm_head=False, pooler=True)  # BertModel: post-norm layers, pooler, no LM head
+    return dict(
+        vocab_size=_get(c, "vocab_size"),
+        d_model=_get(c, "hidden_size"),
+        n_layers=_get(c, "num_hidden_layers"),
+        n_heads=_get(c, "num_attention_heads"),
+        d_ff=_get(c, "intermediate_size"),
+        mlp="gelu",
+        norm="layernorm",
+        qkv_bias=True,
+        out_bias=True,
+        mlp_bias=True,
+        positions="learned",
+        n_positions=_get(c, "max_position_embeddings"),
+        type_vocab_size=c.get("type_vocab_size", 2),
+        embedding_norm=True,
+        final_norm=False,
+        lm_head=False,
+        pooler=True,
+    )  # BertModel: post-norm layers, pooler, no LM head
 
 
 #: model_type -> builder of ModelSpec keyword arguments. Defaults follow transformers' config classes.
@@ -112,7 +167,7 @@ BUILDERS: dict[str, Callable[[Config], dict[str, Any]]] = {
 }
 
 
-def from_hf_config(config: Config, name: str = "") -> ModelSpec:
+def from_hf_config(config: Config) -> ModelSpec:
     """Build a ModelSpec from a Hugging Face ``config.json`` dict.
 
     Fields the file leaves out take the defaults of the transformers config class (``save_pretrained`` writes
@@ -123,10 +178,10 @@ def from_hf_config(config: Config, name: str = "") -> ModelSpec:
     ...     "intermediate_size": 14336})
     >>> spec.n_kv_heads, spec.head_dim, spec.tie_embeddings
     (8, 128, False)
-    >>> from_hf_config({"model_type": "t5"})
+    >>> from_hf_config({"model_type": "t5"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    quizzer.core.errors.ConfigError: unsupported model_type 't5'; supported: bert, gemma, gpt2, gpt_neox, llama, mistral, mixtral, opt, phi3, qwen2
+    quizzer.core.errors.ConfigError: unsupported model_type 't5'; supported: bert, gemma, gpt2, ..., qwen2
     """
     if not isinstance(config, Mapping):
         raise ConfigError(f"config.json must hold a JSON object, not {type(config).__name__}")
@@ -136,6 +191,6 @@ def from_hf_config(config: Config, name: str = "") -> ModelSpec:
         raise ConfigError(f"unsupported model_type {model_type!r}; supported: {', '.join(sorted(BUILDERS))}")
     kwargs = builder(config)
     try:
-        return ModelSpec(**kwargs, name=name or str(config.get("_name_or_path", model_type)))
+        return ModelSpec(**kwargs)
     except SpecError as exc:
         raise ConfigError(f"config.json for model_type {model_type!r}: {exc}") from None

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from quizzer.core.params import (
     attention_params,
     embedding_params,
@@ -13,6 +11,7 @@ from quizzer.core.params import (
     norm_params,
     position_params,
 )
+from quizzer.core.record import Record
 from quizzer.core.spec import ModelSpec
 from quizzer.core.trace import Result, Trace, num
 from quizzer.core.units import Unit
@@ -20,8 +19,7 @@ from quizzer.core.units import Unit
 P = Unit.PARAMS
 
 
-@dataclass(frozen=True, slots=True)
-class ParamBreakdown:
+class ParamBreakdown(Record):
     """Exact parameter counts by part; ``total`` is their sum and ``active`` what one token uses."""
 
     token_embedding: int
@@ -61,7 +59,9 @@ class ParamBreakdown:
 
     @property
     def total(self) -> int:
-        return self.embedding + self.position + self.attention + self.mlp + self.norm + self.lm_head + self.other
+        return (
+            self.embedding + self.position + self.attention + self.mlp + self.norm + self.lm_head + self.other
+        )
 
     @property
     def active(self) -> int:
@@ -70,16 +70,31 @@ class ParamBreakdown:
 
     def parts(self) -> dict[str, int]:
         """The parts that add up to ``total``, as in ``quizzer count --json``."""
-        return {"embedding": self.embedding, "position": self.position, "attention": self.attention,
-                "mlp": self.mlp, "norm": self.norm, "lm_head": self.lm_head, "other": self.other}
+        return {
+            "embedding": self.embedding,
+            "position": self.position,
+            "attention": self.attention,
+            "mlp": self.mlp,
+            "norm": self.norm,
+            "lm_head": self.lm_head,
+            "other": self.other,
+        }
 
 
 def _layer_results(spec: ModelSpec) -> tuple[Result, Result, Result, Result]:
-    attn = attention_params(spec.d_model, spec.n_heads, spec.n_kv_heads, spec.head_dim,
-                            spec.qkv_bias, spec.out_bias)
+    attn = attention_params(
+        spec.d_model, spec.n_heads, spec.n_kv_heads, spec.head_dim, spec.qkv_bias, spec.out_bias
+    )
     if spec.is_moe:
-        mlp, mlp_active = moe_mlp_params(spec.d_model, spec.d_ff_expert, spec.n_experts, spec.experts_per_token,
-                                         spec.mlp == "gated", spec.n_shared_experts, spec.router_bias)
+        mlp, mlp_active = moe_mlp_params(
+            spec.d_model,
+            spec.d_ff_expert,
+            spec.n_experts,
+            spec.experts_per_token,
+            spec.mlp == "gated",
+            spec.n_shared_experts,
+            spec.router_bias,
+        )
     else:
         mlp = mlp_active = mlp_params(spec.d_model, spec.d_ff, spec.mlp == "gated", spec.mlp_bias)
     return attn, mlp, mlp_active, norm_params(spec.d_model, spec.norm)
@@ -109,7 +124,7 @@ def param_breakdown(spec: ModelSpec) -> ParamBreakdown:
         final_norm=norm.value if spec.final_norm else 0,
         lm_head=0 if spec.tie_embeddings or not spec.lm_head else spec.vocab_size * d,
         other=d * d + d if spec.pooler else 0,
-    )  # type: ignore[arg-type]
+    )
 
 
 def _model_trace(spec: ModelSpec, active: bool) -> Result:
@@ -119,19 +134,34 @@ def _model_trace(spec: ModelSpec, active: bool) -> Result:
     a = t.use(attn)
     m = t.use(mlp_used)
     n = t.use(norm)
-    per_layer = t.step("One layer", "attention + MLP + norms_per_layer × norm",
-                       f"{num(a)} + {num(m)} + {spec.norms_per_layer} × {num(n)}",
-                       a + m + spec.norms_per_layer * n, P)
-    layers = t.step("All layers", "n_layers × one layer", f"{num(spec.n_layers)} × {num(per_layer)}",
-                    spec.n_layers * per_layer, P)
+    per_layer = t.step(
+        "One layer",
+        "attention + MLP + norms_per_layer × norm",
+        f"{num(a)} + {num(m)} + {spec.norms_per_layer} × {num(n)}",
+        a + m + spec.norms_per_layer * n,
+        P,
+    )
+    layers = t.step(
+        "All layers",
+        "n_layers × one layer",
+        f"{num(spec.n_layers)} × {num(per_layer)}",
+        spec.n_layers * per_layer,
+        P,
+    )
     terms = [layers]
     names = ["layers"]
     terms.append(t.use(embedding_params(spec.vocab_size, spec.d_model)))
     names.append("token embedding")
     if spec.type_vocab_size:
-        terms.append(t.step("Token-type table", "type_vocab_size × d_model",
-                            f"{num(spec.type_vocab_size)} × {num(spec.d_model)}",
-                            spec.type_vocab_size * spec.d_model, P))
+        terms.append(
+            t.step(
+                "Token-type table",
+                "type_vocab_size × d_model",
+                f"{num(spec.type_vocab_size)} × {num(spec.d_model)}",
+                spec.type_vocab_size * spec.d_model,
+                P,
+            )
+        )
         names.append("token types")
     if spec.positions == "learned":
         terms.append(t.use(position_params(spec.n_positions, spec.d_model)))
@@ -146,15 +176,25 @@ def _model_trace(spec: ModelSpec, active: bool) -> Result:
         terms.append(t.use(lm_head_params(spec.vocab_size, spec.d_model, spec.tie_embeddings)))
         names.append("LM head")
     if spec.pooler:
-        terms.append(t.step("Pooler (dense + bias)", "d_model² + d_model",
-                            f"{num(spec.d_model)}² + {num(spec.d_model)}", spec.d_model**2 + spec.d_model, P))
+        terms.append(
+            t.step(
+                "Pooler (dense + bias)",
+                "d_model² + d_model",
+                f"{num(spec.d_model)}² + {num(spec.d_model)}",
+                spec.d_model**2 + spec.d_model,
+                P,
+            )
+        )
         names.append("pooler")
     label = "Active parameters per token" if active else "Total parameters"
     value = t.step(label, " + ".join(names), " + ".join(num(x) for x in terms), sum(terms), P)
     convention = "tied weights counted once; every bias and norm weight counted"
     if spec.is_moe:
-        convention += "; active = router + top-k experts + everything outside the MLPs" if active else (
-            "; every expert counted")
+        convention += (
+            "; active = router + top-k experts + everything outside the MLPs"
+            if active
+            else ("; every expert counted")
+        )
     return t.done(value, P, convention)
 
 
@@ -166,90 +206,3 @@ def model_params(spec: ModelSpec) -> Result:
 def model_active_params(spec: ModelSpec) -> Result:
     """Parameters one token uses: for a mixture of experts, the routed experts it skips are left out."""
     return _model_trace(spec, active=True)
-
-
-def gpt_total_params(vocab_size: int, n_positions: int, d_model: int, n_layers: int) -> Result:
-    """GPT-2-style total: learned positions, biases everywhere, LayerNorm, 4·d GELU MLP, tied head.
-
-    Per layer 12·d² + 13·d; plus V·d + T·d + 2·d for the final LayerNorm (Radford et al. 2019).
-
-    >>> gpt_total_params(50257, 1024, 768, 12).value
-    124439808
-    """
-    # Head count does not change an MHA layer's size; 64-wide heads make the derivation read naturally.
-    n_heads = d_model // 64 if d_model % 64 == 0 else 1
-    spec = ModelSpec(vocab_size=vocab_size, d_model=d_model, n_layers=n_layers, n_heads=n_heads,
-                     d_ff=4 * d_model,
-                     mlp="gelu", norm="layernorm", qkv_bias=True, out_bias=True, mlp_bias=True,
-                     tie_embeddings=True, positions="learned", n_positions=n_positions)
-    return model_params(spec)
-
-
-def llama_total_params(vocab_size: int, d_model: int, n_layers: int, n_heads: int, n_kv_heads: int,
-                       head_dim: int, d_ff: int, tied: bool = False) -> Result:
-    """Llama-style total: RMSNorm, gated MLP, no biases, rotary positions.
-
-    L·(2·d·N·H + 2·d·K·H + 3·d·F + 2·d) + V·d (+ V·d untied head) + d.
-
-    >>> llama_total_params(128256, 4096, 32, 32, 8, 128, 14336).value
-    8030261248
-    """
-    spec = ModelSpec(vocab_size=vocab_size, d_model=d_model, n_layers=n_layers, n_heads=n_heads,
-                     n_kv_heads=n_kv_heads, head_dim=head_dim, d_ff=d_ff, tie_embeddings=tied)
-    return model_params(spec)
-
-
-def _moe_spec(vocab_size: int, d_model: int, n_layers: int, n_heads: int, n_kv_heads: int, head_dim: int,
-              d_ff: int, tied: bool, n_experts: int, experts_per_token: int) -> ModelSpec:
-    return ModelSpec(vocab_size=vocab_size, d_model=d_model, n_layers=n_layers, n_heads=n_heads,
-                     n_kv_heads=n_kv_heads, head_dim=head_dim, d_ff=d_ff, tie_embeddings=tied,
-                     n_experts=n_experts, experts_per_token=experts_per_token)
-
-
-def moe_total_params(vocab_size: int, d_model: int, n_layers: int, n_heads: int, n_kv_heads: int,
-                     head_dim: int, d_ff: int, tied: bool, n_experts: int, experts_per_token: int) -> Result:
-    """Llama-style mixture of experts, every MLP a set of gated experts with a bias-free router: all params.
-
-    >>> moe_total_params(32000, 4096, 32, 32, 8, 128, 14336, False, 8, 2).value
-    46702792704
-    """
-    return model_params(_moe_spec(vocab_size, d_model, n_layers, n_heads, n_kv_heads, head_dim, d_ff, tied,
-                                  n_experts, experts_per_token))
-
-
-def moe_active_params(vocab_size: int, d_model: int, n_layers: int, n_heads: int, n_kv_heads: int,
-                      head_dim: int, d_ff: int, tied: bool, n_experts: int, experts_per_token: int) -> Result:
-    """Same model, the parameters one token uses (router and top-k experts per layer).
-
-    >>> moe_active_params(32000, 4096, 32, 32, 8, 128, 14336, False, 8, 2).value
-    12879925248
-    """
-    return model_active_params(_moe_spec(vocab_size, d_model, n_layers, n_heads, n_kv_heads, head_dim, d_ff,
-                                         tied, n_experts, experts_per_token))
-
-
-def gqa_attention_params(d_model: int, n_heads: int, n_kv_heads: int, head_dim: int) -> Result:
-    """One grouped-query attention layer without biases: 2·d·N·H + 2·d·K·H.
-
-    >>> gqa_attention_params(8192, 64, 8, 128).value
-    150994944
-    """
-    return attention_params(d_model, n_heads, n_kv_heads, head_dim)
-
-
-def approx_params(n_layers: int, d_model: int, vocab_size: int = 0) -> Result:
-    """The rule of thumb 12·L·d² (+ V·d for one embedding table): 4d² attention and 8d² for a 4x MLP per layer.
-
-    Ignores biases, norms and positions (Kaplan et al. 2020; kipply's "LLM Parameter Counting").
-
-    >>> approx_params(64, 8192, 65536).value
-    52076478464
-    """
-    t = Trace()
-    layers = t.step("Layers (4d² attention + 8d² MLP)", "12 × n_layers × d_model²",
-                    f"12 × {num(n_layers)} × {num(d_model)}²", 12 * n_layers * d_model**2, P)
-    if not vocab_size:
-        return t.done(layers, P, "approximation: biases, norms and embeddings left out")
-    emb = t.use(embedding_params(vocab_size, d_model))
-    value = t.step("Approximate total", "12·L·d² + V·d", f"{num(layers)} + {num(emb)}", layers + emb, P)
-    return t.done(value, P, "approximation: biases, norms and positions left out; one embedding table")

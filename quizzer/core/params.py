@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
+from quizzer.core.checks import counts
 from quizzer.core.errors import SpecError
 from quizzer.core.trace import Result, Trace, num
 from quizzer.core.units import Unit
 
 P = Unit.PARAMS
-
-
-def _check(**values: object) -> None:
-    for name, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise SpecError(f"{name} ({value!r}) must be a positive integer")
 
 
 def embedding_params(vocab_size: int, d_model: int) -> Result:
@@ -30,10 +25,15 @@ def embedding_params(vocab_size: int, d_model: int) -> Result:
     >>> embedding_params(32000, 512).value
     16384000
     """
-    _check(vocab_size=vocab_size, d_model=d_model)
+    vocab_size, d_model = counts(vocab_size=vocab_size, d_model=d_model)
     t = Trace()
-    value = t.step("Token embedding table", "vocab_size × d_model",
-                   f"{num(vocab_size)} × {num(d_model)}", vocab_size * d_model, P)
+    value = t.step(
+        "Token embedding table",
+        "vocab_size × d_model",
+        f"{num(vocab_size)} × {num(d_model)}",
+        vocab_size * d_model,
+        P,
+    )
     return t.done(value, P, "one [vocab_size, d_model] matrix; a tied head adds nothing")
 
 
@@ -43,13 +43,18 @@ def lm_head_params(vocab_size: int, d_model: int, tied: bool) -> Result:
     >>> lm_head_params(50257, 768, True).value, lm_head_params(32000, 4096, False).value
     (0, 131072000)
     """
-    _check(vocab_size=vocab_size, d_model=d_model)
+    vocab_size, d_model = counts(vocab_size=vocab_size, d_model=d_model)
     t = Trace()
     if tied:
         value = t.step("LM head (tied to the embedding: shares its matrix)", "0", "0", 0, P)
     else:
-        value = t.step("LM head (untied: its own [d_model, vocab_size] matrix)", "d_model × vocab_size",
-                       f"{num(d_model)} × {num(vocab_size)}", d_model * vocab_size, P)
+        value = t.step(
+            "LM head (untied: its own [d_model, vocab_size] matrix)",
+            "d_model × vocab_size",
+            f"{num(d_model)} × {num(vocab_size)}",
+            d_model * vocab_size,
+            P,
+        )
     return t.done(value, P, "tied weights are counted once")
 
 
@@ -59,15 +64,21 @@ def position_params(n_positions: int, d_model: int) -> Result:
     >>> position_params(1024, 768).value
     786432
     """
-    _check(n_positions=n_positions, d_model=d_model)
+    n_positions, d_model = counts(n_positions=n_positions, d_model=d_model)
     t = Trace()
-    value = t.step("Learned position table", "n_positions × d_model",
-                   f"{num(n_positions)} × {num(d_model)}", n_positions * d_model, P)
+    value = t.step(
+        "Learned position table",
+        "n_positions × d_model",
+        f"{num(n_positions)} × {num(d_model)}",
+        n_positions * d_model,
+        P,
+    )
     return t.done(value, P, "learned absolute positions; rotary positions have no parameters")
 
 
-def attention_params(d_model: int, n_heads: int, n_kv_heads: int, head_dim: int,
-                     qkv_bias: bool = False, out_bias: bool = False) -> Result:
+def attention_params(
+    d_model: int, n_heads: int, n_kv_heads: int, head_dim: int, qkv_bias: bool = False, out_bias: bool = False
+) -> Result:
     """One attention block: q and o are d·n_heads·head_dim, k and v are d·n_kv_heads·head_dim, plus biases.
 
     MHA has n_kv_heads = n_heads, MQA 1, GQA a divisor of n_heads (Ainslie et al. 2023). Using n_heads for
@@ -89,27 +100,59 @@ def attention_params(d_model: int, n_heads: int, n_kv_heads: int, head_dim: int,
     >>> attention_params(768, 12, 12, 64, True, True).value
     2362368
     """
-    _check(d_model=d_model, n_heads=n_heads, n_kv_heads=n_kv_heads, head_dim=head_dim)
+    d_model, n_heads, n_kv_heads, head_dim = counts(
+        d_model=d_model, n_heads=n_heads, n_kv_heads=n_kv_heads, head_dim=head_dim
+    )
     if n_heads % n_kv_heads:
         raise SpecError(f"n_heads ({n_heads}) must be divisible by n_kv_heads ({n_kv_heads})")
     t = Trace()
     q_width, kv_width = n_heads * head_dim, n_kv_heads * head_dim
-    q = t.step("Query projection W_q", "d_model × n_heads × head_dim",
-               f"{num(d_model)} × {num(n_heads)} × {num(head_dim)}", d_model * q_width, P)
-    k = t.step("Key projection W_k", "d_model × n_kv_heads × head_dim",
-               f"{num(d_model)} × {num(n_kv_heads)} × {num(head_dim)}", d_model * kv_width, P)
-    v = t.step("Value projection W_v", "d_model × n_kv_heads × head_dim",
-               f"{num(d_model)} × {num(n_kv_heads)} × {num(head_dim)}", d_model * kv_width, P)
-    o = t.step("Output projection W_o", "n_heads × head_dim × d_model",
-               f"{num(n_heads)} × {num(head_dim)} × {num(d_model)}", q_width * d_model, P)
+    q = t.step(
+        "Query projection W_q",
+        "d_model × n_heads × head_dim",
+        f"{num(d_model)} × {num(n_heads)} × {num(head_dim)}",
+        d_model * q_width,
+        P,
+    )
+    k = t.step(
+        "Key projection W_k",
+        "d_model × n_kv_heads × head_dim",
+        f"{num(d_model)} × {num(n_kv_heads)} × {num(head_dim)}",
+        d_model * kv_width,
+        P,
+    )
+    v = t.step(
+        "Value projection W_v",
+        "d_model × n_kv_heads × head_dim",
+        f"{num(d_model)} × {num(n_kv_heads)} × {num(head_dim)}",
+        d_model * kv_width,
+        P,
+    )
+    o = t.step(
+        "Output projection W_o",
+        "n_heads × head_dim × d_model",
+        f"{num(n_heads)} × {num(head_dim)} × {num(d_model)}",
+        q_width * d_model,
+        P,
+    )
     total = q + k + v + o
     if qkv_bias:
-        total += t.step("q, k, v biases", "(n_heads + 2 × n_kv_heads) × head_dim",
-                        f"({num(n_heads)} + 2 × {num(n_kv_heads)}) × {num(head_dim)}", q_width + 2 * kv_width, P)
+        total += t.step(
+            "q, k, v biases",
+            "(n_heads + 2 × n_kv_heads) × head_dim",
+            f"({num(n_heads)} + 2 × {num(n_kv_heads)}) × {num(head_dim)}",
+            q_width + 2 * kv_width,
+            P,
+        )
     if out_bias:
         total += t.step("Output bias", "d_model", num(d_model), d_model, P)
-    value = t.step("Attention block", "W_q + W_k + W_v + W_o" + (" + biases" if qkv_bias or out_bias else ""),
-                   " + ".join(num(s.value) for s in t.steps), total, P)
+    value = t.step(
+        "Attention block",
+        "W_q + W_k + W_v + W_o" + (" + biases" if qkv_bias or out_bias else ""),
+        " + ".join(num(s.value) for s in t.steps),
+        total,
+        P,
+    )
     return t.done(value, P, "per layer")
 
 
@@ -123,19 +166,34 @@ def mlp_params(d_model: int, d_ff: int, gated: bool = True, bias: bool = False) 
     >>> mlp_params(768, 3072, gated=False, bias=True).value
     4722432
     """
-    _check(d_model=d_model, d_ff=d_ff)
+    d_model, d_ff = counts(d_model=d_model, d_ff=d_ff)
     t = Trace()
     n_up = 2 if gated else 1
     names = "gate and up" if gated else "up"
-    up = t.step(f"MLP {names} projection{'s' if gated else ''}", f"{n_up} × d_model × d_ff",
-                f"{n_up} × {num(d_model)} × {num(d_ff)}", n_up * d_model * d_ff, P)
+    up = t.step(
+        f"MLP {names} projection{'s' if gated else ''}",
+        f"{n_up} × d_model × d_ff",
+        f"{n_up} × {num(d_model)} × {num(d_ff)}",
+        n_up * d_model * d_ff,
+        P,
+    )
     down = t.step("MLP down projection", "d_ff × d_model", f"{num(d_ff)} × {num(d_model)}", d_ff * d_model, P)
     total = up + down
     if bias:
-        total += t.step("MLP biases", f"{n_up} × d_ff + d_model", f"{n_up} × {num(d_ff)} + {num(d_model)}",
-                        n_up * d_ff + d_model, P)
-    value = t.step("MLP block", "up + down" + (" + biases" if bias else ""),
-                   " + ".join(num(s.value) for s in t.steps), total, P)
+        total += t.step(
+            "MLP biases",
+            f"{n_up} × d_ff + d_model",
+            f"{n_up} × {num(d_ff)} + {num(d_model)}",
+            n_up * d_ff + d_model,
+            P,
+        )
+    value = t.step(
+        "MLP block",
+        "up + down" + (" + biases" if bias else ""),
+        " + ".join(num(s.value) for s in t.steps),
+        total,
+        P,
+    )
     return t.done(value, P, "per layer; gated = 3 matrices, gelu = 2 matrices")
 
 
@@ -145,7 +203,7 @@ def norm_params(d_model: int, norm: str = "rmsnorm") -> Result:
     >>> norm_params(768, "layernorm").value, norm_params(4096).value
     (1536, 4096)
     """
-    _check(d_model=d_model)
+    (d_model,) = counts(d_model=d_model)
     if norm not in ("layernorm", "rmsnorm"):
         raise SpecError(f"norm ({norm!r}) must be one of layernorm, rmsnorm")
     t = Trace()
@@ -162,23 +220,34 @@ def router_params(d_model: int, n_experts: int, bias: bool = False) -> Result:
     >>> router_params(4096, 8).value
     32768
     """
-    _check(d_model=d_model, n_experts=n_experts)
+    d_model, n_experts = counts(d_model=d_model, n_experts=n_experts)
     t = Trace()
-    value = t.step("Router", "d_model × n_experts" + (" + n_experts" if bias else ""),
-                   f"{num(d_model)} × {num(n_experts)}" + (f" + {num(n_experts)}" if bias else ""),
-                   d_model * n_experts + (n_experts if bias else 0), P)
+    value = t.step(
+        "Router",
+        "d_model × n_experts" + (" + n_experts" if bias else ""),
+        f"{num(d_model)} × {num(n_experts)}" + (f" + {num(n_experts)}" if bias else ""),
+        d_model * n_experts + (n_experts if bias else 0),
+        P,
+    )
     return t.done(value, P, "per MoE layer")
 
 
-def moe_mlp_params(d_model: int, d_ff_expert: int, n_experts: int, experts_per_token: int,
-                   gated: bool = True, n_shared_experts: int = 0, router_bias: bool = False) -> tuple[Result, Result]:
+def moe_mlp_params(
+    d_model: int,
+    d_ff_expert: int,
+    n_experts: int,
+    experts_per_token: int,
+    gated: bool = True,
+    n_shared_experts: int = 0,
+    router_bias: bool = False,
+) -> tuple[Result, Result]:
     """One MoE layer's MLP: (total, active). Total = router + shared + n_experts experts; active uses top-k.
 
     >>> total, active = moe_mlp_params(4096, 14336, 8, 2)
     >>> total.value, active.value
     (1409318912, 352354304)
     """
-    _check(n_experts=n_experts, experts_per_token=experts_per_token)
+    n_experts, experts_per_token = counts(n_experts=n_experts, experts_per_token=experts_per_token)
     if experts_per_token > n_experts:
         raise SpecError(f"experts_per_token ({experts_per_token}) must be at most n_experts ({n_experts})")
     expert = mlp_params(d_model, d_ff_expert, gated)
@@ -190,7 +259,12 @@ def moe_mlp_params(d_model: int, d_ff_expert: int, n_experts: int, experts_per_t
         r = t.use(router)
         n = k + n_shared_experts
         shared = f" + {num(n_shared_experts)} shared" if n_shared_experts else ""
-        value = t.step(f"MoE MLP, {label}", "router + (k + shared) × expert",
-                       f"{num(r)} + ({num(k)}{shared}) × {num(per)}", r + n * per, P)
+        value = t.step(
+            f"MoE MLP, {label}",
+            "router + (k + shared) × expert",
+            f"{num(r)} + ({num(k)}{shared}) × {num(per)}",
+            r + n * per,
+            P,
+        )
         results.append(t.done(value, P, "per MoE layer; the router counts as active"))
     return results[0], results[1]

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-import difflib
+import os
 import tomllib
-from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
 from quizzer.core.errors import UnknownNameError
 from quizzer.core.hf import from_hf_config
+from quizzer.core.record import Record
 from quizzer.core.spec import ModelSpec
+from quizzer.core.trace import Result
+
+_PRESETS_FILE = os.path.join(os.path.dirname(__file__), "presets.toml")
 
 
-@dataclass(frozen=True, slots=True)
-class Preset:
+class Preset(Record):
     """A real model: its name, a title, the source of its shapes, its config.json fields and its spec."""
 
     name: str
@@ -27,16 +28,14 @@ class Preset:
 
 
 @cache
-def _table() -> dict[str, Preset]:
-    # Package data read once; the core stays free of user I/O (the file is part of the code).
-    text = resources.files("quizzer.core").joinpath("presets.toml").read_text(encoding="utf-8")
-    presets: dict[str, Preset] = {}
-    for name, entry in tomllib.loads(text).items():
-        preset = Preset(name, entry["title"], entry["source"], MappingProxyType(dict(entry["config"])),
-                        from_hf_config(entry["config"], name=name))
-        for key in (name, *entry.get("aliases", ())):
-            presets[key] = preset
-    return presets
+def _entries() -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """(canonical name -> TOML table, alias or name -> canonical name). Package data, read once."""
+    with open(_PRESETS_FILE, "rb") as fh:
+        entries = tomllib.load(fh)
+    names = {name: name for name in entries}
+    for name, entry in entries.items():
+        names.update({alias: name for alias in entry.get("aliases", ())})
+    return entries, names
 
 
 def preset_names() -> list[str]:
@@ -45,7 +44,14 @@ def preset_names() -> list[str]:
     >>> "llama-3-8b" in preset_names()
     True
     """
-    return [name for name, preset in _table().items() if preset.name == name]
+    return list(_entries()[0])
+
+
+@cache
+def _build(name: str) -> Preset:
+    entry = _entries()[0][name]
+    config = MappingProxyType(dict(entry["config"]))
+    return Preset(name, entry["title"], entry["source"], config, from_hf_config(config))
 
 
 def preset(name: str) -> Preset:
@@ -53,20 +59,56 @@ def preset(name: str) -> Preset:
 
     >>> preset("Llama-3-8B").spec.n_kv_heads
     8
-    >>> preset("llama-3-8")
+    >>> preset("llama-3-8")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    quizzer.core.errors.UnknownNameError: unknown model preset 'llama-3-8' (did you mean 'llama-3-8b'?); see `quizzer count --list`
+    quizzer.core.errors.UnknownNameError: unknown model preset 'llama-3-8' (did you mean 'llama-3-8b'?); ...
     """
-    table = _table()
-    try:
-        return table[name.lower()]
-    except KeyError:
-        hint = difflib.get_close_matches(name.lower(), list(table), n=1)
+    names = _entries()[1]
+    canonical = names.get(name.lower())
+    if canonical is None:
+        import difflib
+
+        hint = difflib.get_close_matches(name.lower(), list(names), n=1)
         close = f" (did you mean {hint[0]!r}?)" if hint else ""
-        raise UnknownNameError(f"unknown model preset {name!r}{close}; see `quizzer count --list`") from None
+        raise UnknownNameError(f"unknown model preset {name!r}{close}; see `quizzer count --list`")
+    return _build(canonical)
 
 
 def preset_spec(name: str) -> ModelSpec:
     """The ModelSpec of a preset."""
     return preset(name).spec
+
+
+def model_params_of(model: str) -> Result:
+    """Total parameters of a preset, with the derivation part by part.
+
+    >>> model_params_of("gpt2").value
+    124439808
+    """
+    from quizzer.core.model import model_params
+
+    return model_params(preset_spec(model))
+
+
+def model_active_params_of(model: str) -> Result:
+    """Parameters one token uses in a preset (the total for dense models).
+
+    >>> model_active_params_of("mixtral-8x7b").value
+    12879925248
+    """
+    from quizzer.core.model import model_active_params
+
+    return model_active_params(preset_spec(model))
+
+
+def model_kv_bytes_per_token_of(model: str, dtype: str = "bf16") -> Result:
+    """KV-cache bytes per token of a preset: 2 × n_layers × n_kv_heads × head_dim × bytes(dtype).
+
+    >>> model_kv_bytes_per_token_of("llama-3-8b").value
+    131072
+    """
+    from quizzer.core.memory import kv_cache_bytes_per_token
+
+    spec = preset_spec(model)
+    return kv_cache_bytes_per_token(spec.n_layers, spec.n_kv_heads, spec.head_dim, dtype)

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from quizzer.core.checks import count, one_of
 from quizzer.core.errors import SpecError
+from quizzer.core.record import Record
 
 MLP_KINDS = ("gelu", "gated")
 NORM_KINDS = ("layernorm", "rmsnorm")
 POSITION_KINDS = ("learned", "rotary", "none")
 
 
-@dataclass(frozen=True, slots=True)
-class ModelSpec:
+class ModelSpec(Record):
     """The shapes that decide a transformer's parameter count, FLOPs and KV cache.
 
     ``n_kv_heads`` defaults to ``n_heads`` (multi-head attention) and ``head_dim`` to ``d_model // n_heads``;
@@ -81,15 +80,13 @@ class ModelSpec:
     """A bias on the router's logits."""
     sliding_window: int | None = None
     """Attention window in tokens: the KV cache holds at most this many tokens per sequence."""
-    name: str = field(default="", compare=False)
-    """A display name."""
 
     def __post_init__(self) -> None:
         for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff"):
-            _positive_int(name, getattr(self, name))
+            object.__setattr__(self, name, count(name, getattr(self, name)))
         if self.n_kv_heads is None:
             object.__setattr__(self, "n_kv_heads", self.n_heads)
-        _positive_int("n_kv_heads", self.n_kv_heads)
+        object.__setattr__(self, "n_kv_heads", count("n_kv_heads", self.n_kv_heads))
         if self.n_heads % self.n_kv_heads:
             raise SpecError(f"n_heads ({self.n_heads}) must be divisible by n_kv_heads ({self.n_kv_heads})")
         if self.head_dim is None:
@@ -99,17 +96,32 @@ class ModelSpec:
                     "when head_dim is not given"
                 )
             object.__setattr__(self, "head_dim", self.d_model // self.n_heads)
-        _positive_int("head_dim", self.head_dim)
-        _one_of("mlp", self.mlp, MLP_KINDS)
-        _one_of("norm", self.norm, NORM_KINDS)
-        _one_of("positions", self.positions, POSITION_KINDS)
-        for name in ("qkv_bias", "out_bias", "mlp_bias", "tie_embeddings", "embedding_norm", "final_norm",
-                     "lm_head", "pooler", "router_bias"):
+        object.__setattr__(self, "head_dim", count("head_dim", self.head_dim))
+        one_of("mlp", self.mlp, MLP_KINDS)
+        one_of("norm", self.norm, NORM_KINDS)
+        one_of("positions", self.positions, POSITION_KINDS)
+        for name in (
+            "qkv_bias",
+            "out_bias",
+            "mlp_bias",
+            "tie_embeddings",
+            "embedding_norm",
+            "final_norm",
+            "lm_head",
+            "pooler",
+            "router_bias",
+        ):
             if not isinstance(getattr(self, name), bool):
                 raise SpecError(f"{name} ({getattr(self, name)!r}) must be true or false")
-        for name in ("n_positions", "type_vocab_size", "norms_per_layer", "n_experts", "experts_per_token",
-                     "n_shared_experts"):
-            _non_negative_int(name, getattr(self, name))
+        for name in (
+            "n_positions",
+            "type_vocab_size",
+            "norms_per_layer",
+            "n_experts",
+            "experts_per_token",
+            "n_shared_experts",
+        ):
+            object.__setattr__(self, name, count(name, getattr(self, name), 0))
         if self.positions == "learned" and self.n_positions == 0:
             raise SpecError("n_positions (0) must be positive when positions is 'learned'")
         if self.positions != "learned" and self.n_positions:
@@ -121,12 +133,12 @@ class ModelSpec:
             raise SpecError("tie_embeddings (true) needs lm_head (false): there is no head to tie")
         self._check_experts()
         if self.sliding_window is not None:
-            _positive_int("sliding_window", self.sliding_window)
+            object.__setattr__(self, "sliding_window", count("sliding_window", self.sliding_window))
 
     def _check_experts(self) -> None:
         if self.d_ff_expert is None:
             object.__setattr__(self, "d_ff_expert", self.d_ff)
-        _positive_int("d_ff_expert", self.d_ff_expert)
+        object.__setattr__(self, "d_ff_expert", count("d_ff_expert", self.d_ff_expert))
         if self.n_experts == 0:
             if self.experts_per_token or self.n_shared_experts or self.router_bias:
                 raise SpecError(
@@ -143,18 +155,3 @@ class ModelSpec:
     def is_moe(self) -> bool:
         """True for a mixture of experts."""
         return self.n_experts > 0
-
-
-def _positive_int(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise SpecError(f"{name} ({value!r}) must be a positive integer")
-
-
-def _non_negative_int(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise SpecError(f"{name} ({value!r}) must be a non-negative integer")
-
-
-def _one_of(name: str, value: object, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise SpecError(f"{name} ({value!r}) must be one of {', '.join(allowed)}")

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
+
+from quizzer.core.record import Record
 
 Number = int | float
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(Record):
     """One line of a worked derivation.
 
     Attributes:
@@ -27,8 +27,7 @@ class Step:
     unit: str
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
+class Result(Record):
     """A calculator's answer: the value, its unit, the derivation and the convention it assumes.
 
     The last step's value always equals ``value`` (``Trace.done`` enforces it).

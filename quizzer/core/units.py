@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 from enum import StrEnum
 from fractions import Fraction
@@ -29,6 +28,7 @@ class Unit(StrEnum):
     PATCHES = "patches"
     COUNT = "count"
     BITS_PER_PARAM = "bits/param"
+    TOKENS_PER_S = "tokens/s"
 
 
 #: Storage size in bits of one element of each dtype name quizzer accepts.
@@ -53,7 +53,7 @@ def dtype_bits(dtype: str) -> int:
     try:
         return DTYPE_BITS[dtype]
     except KeyError:
-        raise UnknownNameError(_unknown("dtype", dtype, DTYPE_BITS)) from None
+        raise UnknownNameError(unknown_name_message("dtype", dtype, DTYPE_BITS)) from None
 
 
 def dtype_bytes(dtype: str) -> Fraction:
@@ -65,7 +65,14 @@ def dtype_bytes(dtype: str) -> Fraction:
     return Fraction(dtype_bits(dtype), 8)
 
 
-def _unknown(kind: str, name: str, known: object) -> str:
+def unknown_name_message(kind: str, name: str, known: object) -> str:
+    """The message for an unknown name: what it is, a close match if any, and every known name.
+
+    >>> unknown_name_message("dtype", "bf61", ["bf16", "fp32"])
+    "unknown dtype 'bf61' (did you mean 'bf16'?); known: bf16, fp32"
+    """
+    import difflib  # only on the error path: keeps cold start short
+
     names = sorted(known)  # type: ignore[call-overload]
     hint = difflib.get_close_matches(str(name), names, n=1)
     close = f" (did you mean {hint[0]!r}?)" if hint else ""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from hypothesis import given
@@ -30,7 +29,7 @@ def test_total_is_the_sum_of_parts_and_of_the_derivation(spec: ModelSpec) -> Non
 @given(spec_kwargs())
 def test_tying_removes_exactly_one_table(kwargs: dict[str, Any]) -> None:
     untied = ModelSpec(**{**kwargs, "lm_head": True, "tie_embeddings": False})
-    tied = dataclasses.replace(untied, tie_embeddings=True)
+    tied = untied.replace(tie_embeddings=True)
     assert param_breakdown(untied).total - param_breakdown(tied).total == untied.vocab_size * untied.d_model
 
 
@@ -44,8 +43,8 @@ def test_gqa_with_all_heads_is_mha(kwargs: dict[str, Any]) -> None:
 @given(spec_kwargs(moe=False), st.booleans())
 def test_one_expert_top1_is_dense_plus_router(kwargs: dict[str, Any], router_bias: bool) -> None:
     dense = ModelSpec(**kwargs)
-    moe = dataclasses.replace(dense, n_experts=1, experts_per_token=1, router_bias=router_bias, mlp_bias=False)
-    dense_nobias = dataclasses.replace(dense, mlp_bias=False)
+    moe = dense.replace(n_experts=1, experts_per_token=1, router_bias=router_bias, mlp_bias=False)
+    dense_nobias = dense.replace(mlp_bias=False)
     router = router_params(dense.d_model, 1, router_bias).value
     assert param_breakdown(moe).total == param_breakdown(dense_nobias).total + dense.n_layers * router
     assert param_breakdown(moe).active == param_breakdown(moe).total

@@ -35,9 +35,25 @@ PUBLISHED_TOTALS = {
 
 
 def test_at_least_the_required_presets_ship() -> None:
-    required = {"gpt2", "gpt2-medium", "gpt2-large", "gpt2-xl", "llama-2-7b", "llama-2-13b", "llama-2-70b",
-                "llama-3-8b", "llama-3-70b", "mistral-7b", "mixtral-8x7b", "qwen2.5-0.5b", "gemma-2b",
-                "phi-3-mini", "pythia-1.4b", "opt-1.3b", "bert-base"}
+    required = {
+        "gpt2",
+        "gpt2-medium",
+        "gpt2-large",
+        "gpt2-xl",
+        "llama-2-7b",
+        "llama-2-13b",
+        "llama-2-70b",
+        "llama-3-8b",
+        "llama-3-70b",
+        "mistral-7b",
+        "mixtral-8x7b",
+        "qwen2.5-0.5b",
+        "gemma-2b",
+        "phi-3-mini",
+        "pythia-1.4b",
+        "opt-1.3b",
+        "bert-base",
+    }
     assert required <= set(preset_names())
     assert len(preset_names()) >= 15
 

@@ -4,59 +4,59 @@ from __future__ import annotations
 
 from typing import Any
 
+from quizzer.core.families import approx_params, gpt_total_params, llama_total_params
 from quizzer.core.flops import forward_flops_per_token, recompute_training_flops, training_flops
-from quizzer.core.model import approx_params, gpt_total_params, llama_total_params, model_params, param_breakdown
+from quizzer.core.model import model_params, param_breakdown
 from quizzer.core.params import attention_params, mlp_params, position_params
 from quizzer.core.presets import preset_spec
 from quizzer.core.spec import ModelSpec
-
-
-def within(value: float, problem: dict[str, Any], scale: float = 1.0) -> bool:
-    """``value`` (in the problem's units after dividing by ``scale``) within the problem's tolerance."""
-    answer, tol = problem["answer"], problem["tolerance"]
-    got = value / scale
-    if tol["kind"] == "exact":
-        return got == answer
-    return abs(got - answer) <= tol["value"] * abs(answer)
+from tests.golden import assert_golden
 
 
 def test_pc01_gpt2_small(problems: dict[str, Any]) -> None:
-    assert within(gpt_total_params(50257, 1024, 768, 12).value, problems["PC-01"])
+    assert_golden(problems["PC-01"], gpt_total_params(50257, 1024, 768, 12).value)
 
 
 def test_pc02_nanogpt_subtracts_positions(problems: dict[str, Any]) -> None:
     total = gpt_total_params(50257, 1024, 768, 12).value
-    assert within(total - position_params(1024, 768).value, problems["PC-02"], scale=1e6)
+    assert_golden(problems["PC-02"], (total - position_params(1024, 768).value) / 1e6)
 
 
 def test_pc03_llama_2_7b(problems: dict[str, Any]) -> None:
-    assert within(llama_total_params(32000, 4096, 32, 32, 32, 128, 11008).value, problems["PC-03"])
+    assert_golden(problems["PC-03"], llama_total_params(32000, 4096, 32, 32, 32, 128, 11008).value)
 
 
 def test_pc06_llama_3_8b(problems: dict[str, Any]) -> None:
-    assert within(llama_total_params(128256, 4096, 32, 32, 8, 128, 14336).value, problems["PC-06"])
+    assert_golden(problems["PC-06"], llama_total_params(128256, 4096, 32, 32, 8, 128, 14336).value)
 
 
 def test_pc08_mistral_7b(problems: dict[str, Any]) -> None:
-    assert within(model_params(preset_spec("mistral-7b")).value, problems["PC-08"])
+    assert_golden(problems["PC-08"], model_params(preset_spec("mistral-7b")).value)
 
 
 def test_pc13_rule_of_thumb(problems: dict[str, Any]) -> None:
-    assert within(approx_params(64, 8192, 65536).value, problems["PC-13"])
+    assert_golden(problems["PC-13"], approx_params(64, 8192, 65536).value)
 
 
 def test_pc14_scaling_book_toy_model(problems: dict[str, Any]) -> None:
     """Sources disagree: the book rounds to 16e9; exact evaluation (the stored answer) is 17.44e9."""
-    spec = ModelSpec(vocab_size=32000, d_model=4096, n_layers=64, n_heads=32, d_ff=4 * 4096,
-                     norms_per_layer=1, final_norm=False)
+    spec = ModelSpec(
+        vocab_size=32000,
+        d_model=4096,
+        n_layers=64,
+        n_heads=32,
+        d_ff=4 * 4096,
+        norms_per_layer=1,
+        final_norm=False,
+    )
     assert model_params(spec).value == problems["PC-14"]["answer"]
-    assert within(model_params(spec).value, problems["PC-14"])
+    assert_golden(problems["PC-14"], model_params(spec).value)
 
 
 def test_pc16_attention_share_of_a_gated_layer(problems: dict[str, Any]) -> None:
     attention = attention_params(4096, 32, 32, 128).value
     mlp = mlp_params(4096, 4 * 4096, gated=True).value
-    assert within(attention / (attention + mlp), problems["PC-16"])
+    assert_golden(problems["PC-16"], attention / (attention + mlp))
     # The note: with a two-matrix MLP the share is 1/3.
     assert attention / (attention + mlp_params(4096, 4 * 4096, gated=False).value) == 1 / 3
 
@@ -64,10 +64,10 @@ def test_pc16_attention_share_of_a_gated_layer(problems: dict[str, Any]) -> None
 def test_fl02_backward_is_twice_forward(problems: dict[str, Any]) -> None:
     """calflops' llama2-7b workload (batch 1, 128 tokens): fwd+bwd = 3 × forward, 5100.19 GFLOPs.
 
-    calflops also counts norms, activations and rotary arithmetic, which we leave out: within the 1% tolerance.
+    calflops also counts norms, activations and rotary arithmetic, which we leave out: within 1%.
     """
     forward = 128 * forward_flops_per_token(preset_spec("llama-2-7b"), 128).value
-    assert within(3 * forward, problems["FL-02"], scale=1e9)
+    assert_golden(problems["FL-02"], 3 * forward / 1e9)
 
 
 def test_fl03_attention_crossover(problems: dict[str, Any]) -> None:
@@ -80,12 +80,12 @@ def test_fl03_attention_crossover(problems: dict[str, Any]) -> None:
 
 
 def test_fl06_gpt3_training_compute(problems: dict[str, Any]) -> None:
-    assert within(training_flops(175e9, 300e9).value, problems["FL-06"])
+    assert_golden(problems["FL-06"], training_flops(175e9, 300e9).value)
 
 
 def test_fl09_recompute_is_8nd(problems: dict[str, Any]) -> None:
     n, d = 1_000_000, 1000
-    assert within(recompute_training_flops(n, d).value / (n * d), problems["FL-09"])
+    assert_golden(problems["FL-09"], recompute_training_flops(n, d).value / (n * d))
 
 
 def test_llama_3_8b_embeddings_are_13_percent() -> None:

@@ -14,8 +14,18 @@ from quizzer.core.presets import preset_spec
 from quizzer.count import count_report
 
 REFERENCE_NAMES = [
-    "gpt2", "gpt2-medium", "opt-125m", "pythia-160m", "llama-2-7b", "llama-3-8b", "mistral-7b",
-    "mixtral-8x7b", "qwen2.5-0.5b", "gemma-2b", "phi-3-mini-4k", "bert-base-uncased",
+    "gpt2",
+    "gpt2-medium",
+    "opt-125m",
+    "pythia-160m",
+    "llama-2-7b",
+    "llama-3-8b",
+    "mistral-7b",
+    "mixtral-8x7b",
+    "qwen2.5-0.5b",
+    "gemma-2b",
+    "phi-3-mini-4k",
+    "bert-base-uncased",
 ]
 
 
@@ -43,8 +53,9 @@ def test_every_part_matches(name: str, real_models: dict[str, Any]) -> None:
         assert parts.mlp_per_layer == group["mlp"]
         assert parts.norm_per_layer == group["norm"]
         assert parts.per_layer == group["total"]
-    assert parts.total - parts.embedding - parts.position - parts.embedding_norm - parts.lm_head == (
-        params["non_embedding_total"]
+    assert (
+        parts.total - parts.embedding - parts.position - parts.embedding_norm - parts.lm_head
+        == (params["non_embedding_total"])
     )
     assert model_params(from_hf_config(ref["config_json"])).value == params["total"]
 
@@ -86,11 +97,22 @@ def test_kv_cache_per_token(name: str, real_models: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(
     ("preset_name", "reference_name"),
-    [("gpt2", "gpt2"), ("gpt2-medium", "gpt2-medium"), ("opt-125m", "opt-125m"), ("pythia-160m", "pythia-160m"),
-     ("llama-2-7b", "llama-2-7b"), ("llama-3-8b", "llama-3-8b"), ("mistral-7b", "mistral-7b"),
-     ("mixtral-8x7b", "mixtral-8x7b"), ("qwen2.5-0.5b", "qwen2.5-0.5b"), ("gemma-2b", "gemma-2b"),
-     ("phi-3-mini", "phi-3-mini-4k"), ("bert-base", "bert-base-uncased")],
+    [
+        ("gpt2", "gpt2"),
+        ("gpt2-medium", "gpt2-medium"),
+        ("opt-125m", "opt-125m"),
+        ("pythia-160m", "pythia-160m"),
+        ("llama-2-7b", "llama-2-7b"),
+        ("llama-3-8b", "llama-3-8b"),
+        ("mistral-7b", "mistral-7b"),
+        ("mixtral-8x7b", "mixtral-8x7b"),
+        ("qwen2.5-0.5b", "qwen2.5-0.5b"),
+        ("gemma-2b", "gemma-2b"),
+        ("phi-3-mini", "phi-3-mini-4k"),
+        ("bert-base", "bert-base-uncased"),
+    ],
 )
-def test_presets_equal_the_reference_configs(preset_name: str, reference_name: str,
-                                             real_models: dict[str, Any]) -> None:
+def test_presets_equal_the_reference_configs(
+    preset_name: str, reference_name: str, real_models: dict[str, Any]
+) -> None:
     assert preset_spec(preset_name) == from_hf_config(real_models[reference_name]["config_json"])

@@ -15,7 +15,10 @@ BASE: dict[str, Any] = dict(vocab_size=100, d_model=64, n_layers=2, n_heads=4, d
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"n_heads": 32, "n_kv_heads": 6, "d_model": 64 * 32}, r"n_heads \(32\) must be divisible by n_kv_heads \(6\)"),
+        (
+            {"n_heads": 32, "n_kv_heads": 6, "d_model": 64 * 32},
+            r"n_heads \(32\) must be divisible by n_kv_heads \(6\)",
+        ),
         ({"d_model": 65}, r"d_model \(65\) must be divisible by n_heads \(4\) when head_dim is not given"),
         ({"vocab_size": 0}, r"vocab_size \(0\) must be a positive integer"),
         ({"d_ff": 2.5}, r"d_ff \(2.5\) must be a positive integer"),
@@ -25,7 +28,10 @@ BASE: dict[str, Any] = dict(vocab_size=100, d_model=64, n_layers=2, n_heads=4, d
         ({"positions": "learned"}, r"n_positions \(0\) must be positive when positions is 'learned'"),
         ({"n_positions": 512}, r"n_positions \(512\) must be 0 when positions is 'rotary'"),
         ({"lm_head": False, "tie_embeddings": True}, r"tie_embeddings \(true\) needs lm_head \(false\)"),
-        ({"n_experts": 8, "experts_per_token": 9}, r"experts_per_token \(9\) must be between 1 and n_experts \(8\)"),
+        (
+            {"n_experts": 8, "experts_per_token": 9},
+            r"experts_per_token \(9\) must be between 1 and n_experts \(8\)",
+        ),
         ({"experts_per_token": 2}, r"need n_experts > 0"),
         ({"qkv_bias": 1}, r"qkv_bias \(1\) must be true or false"),
         ({"sliding_window": 0}, r"sliding_window \(0\) must be a positive integer"),

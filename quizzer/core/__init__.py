@@ -1,0 +1,133 @@
+"""The counting core: exact, traced sizing calculators (standard library only, no I/O but package data).
+
+``CALCULATORS`` maps the names templates use to calculator functions; every one returns a
+``Result`` (value, unit, derivation steps, convention). Submodules load on first use, so importing
+``quizzer.core`` stays cheap for the command-line verbs.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from quizzer.core.trace import Result
+
+#: module -> the calculators it provides (plain arguments, a Result back), by template name.
+_CALCULATOR_MODULES: dict[str, tuple[str, ...]] = {
+    "params": (
+        "embedding_params",
+        "lm_head_params",
+        "position_params",
+        "attention_params",
+        "mlp_params",
+        "norm_params",
+        "router_params",
+    ),
+    "families": (
+        "gpt_total_params",
+        "llama_total_params",
+        "moe_total_params",
+        "moe_active_params",
+        "gqa_attention_params",
+        "approx_params",
+    ),
+    "flops": ("training_flops", "recompute_training_flops", "inference_flops", "flops_to_macs"),
+    "memory": (
+        "weights_bytes",
+        "training_state_bytes",
+        "zero_bytes_per_gpu",
+        "activation_bytes",
+        "activation_bytes_full_recompute",
+        "kv_cache_bytes",
+        "kv_cache_bytes_per_token",
+        "inference_memory_bytes",
+    ),
+    "inference": (
+        "decode_step_time",
+        "compute_step_time",
+        "generate_step_time",
+        "prefill_time",
+        "critical_batch_size",
+        "moe_critical_batch_size",
+        "decode_throughput",
+    ),
+    "training": (
+        "training_time",
+        "training_time_from_flops",
+        "gpu_hours",
+        "training_cost",
+        "mfu_from_gpu_hours",
+        "mfu_from_throughput",
+    ),
+    "scaling": (
+        "chinchilla_tokens",
+        "chinchilla_compute",
+        "chinchilla_params_for_compute",
+        "chinchilla_tokens_for_compute",
+    ),
+    "parallel": (
+        "allreduce_bytes_per_gpu",
+        "allgather_bytes_per_gpu",
+        "reduce_scatter_bytes_per_gpu",
+        "collective_time",
+        "ring_collective_time",
+        "zero_comm_bytes_per_gpu",
+        "pipeline_bubble_fraction",
+        "pipeline_bubble_share",
+        "dp_critical_batch_per_gpu",
+        "sharded_bytes_per_device",
+    ),
+    "quant": ("quant_bits_per_param", "quant_overhead_bits_per_param", "quantized_weights_bytes"),
+    "lora": ("lora_params", "lora_qv_params", "lora_all_linear_params", "trainable_percent"),
+    "vit": ("vit_patch_count", "vit_tokens", "vit_params", "vit_forward_macs", "vit_forward_flops"),
+    "hardware": ("peak_flops", "hbm_bandwidth", "hbm_bytes"),
+    "presets": ("model_params_of", "model_active_params_of", "model_kv_bytes_per_token_of"),
+}
+
+#: Public names re-exported from submodules (besides the calculators).
+_EXPORTS: dict[str, str] = {
+    "ModelSpec": "spec",
+    "Result": "trace",
+    "Step": "trace",
+    "Unit": "units",
+    "format_quantity": "units",
+    "from_hf_config": "hf",
+    "preset": "presets",
+    "preset_names": "presets",
+    "preset_spec": "presets",
+    "param_breakdown": "model",
+    "model_params": "model",
+    "model_active_params": "model",
+    "forward_flops_per_token": "flops",
+    "accelerator": "hardware",
+    "QuizzerError": "errors",
+    "SpecError": "errors",
+    "ConfigError": "errors",
+    "UnknownNameError": "errors",
+}
+for _module, _names in _CALCULATOR_MODULES.items():
+    _EXPORTS.update(dict.fromkeys(_names, _module))
+
+__all__ = ["CALCULATORS", *sorted(_EXPORTS)]
+
+
+def _calculators() -> dict[str, Callable[..., Result]]:
+    return {
+        name: getattr(import_module(f"quizzer.core.{module}"), name)
+        for module, names in _CALCULATOR_MODULES.items()
+        for name in names
+    }
+
+
+def __getattr__(name: str) -> Any:
+    if name == "CALCULATORS":
+        value: Any = _calculators()
+    elif name in _EXPORTS:
+        value = getattr(import_module(f"quizzer.core.{_EXPORTS[name]}"), name)
+    else:
+        raise AttributeError(f"module 'quizzer.core' has no attribute {name!r}")
+    globals()[name] = value
+    return value

@@ -1,0 +1,291 @@
+"""Memory in bytes: weights, training state, ZeRO sharding, activations, KV cache, inference."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from quizzer.core.checks import count, counts
+from quizzer.core.errors import SpecError, UnknownNameError
+from quizzer.core.record import Record
+from quizzer.core.trace import Result, Trace, num
+from quizzer.core.units import Unit, dtype_bytes, unknown_name_message
+
+
+def weights_bytes(n_params: int, dtype: str) -> Result:
+    """Weight memory: N × bytes(dtype); int4/nf4 pack two weights per byte, rounded up to a whole byte.
+
+    Args:
+        n_params: parameters N.
+        dtype: fp32, tf32, fp16, bf16, fp8, int8, int4 or nf4 (4, 4, 2, 2, 1, 1, 1/2, 1/2 bytes).
+
+    Returns:
+        bytes.
+
+    >>> weights_bytes(7_000_000_000, "bf16").value, weights_bytes(7, "int4").value
+    (14000000000, 4)
+    """
+    n, size = count("n_params", n_params), dtype_bytes(dtype)
+    t = Trace()
+    shown = f"{num(n)} × {num(size)}"
+    value = t.step(f"Weights in {dtype}", "N × bytes(dtype)", shown, math.ceil(n * size), Unit.BYTES)
+    return t.done(value, Unit.BYTES, "sub-byte dtypes packed (int4: 2 per byte), rounded up to whole bytes")
+
+
+class TrainingRecipe(Record):
+    """Bytes per parameter that training keeps for weights, gradients and optimizer states."""
+
+    name: str
+    weight_bytes: int
+    grad_bytes: int
+    optimizer_bytes: int
+    description: str
+    source: str
+
+    @property
+    def total_bytes(self) -> int:
+        """Bytes per parameter of all model states."""
+        return self.weight_bytes + self.grad_bytes + self.optimizer_bytes
+
+
+#: Training-state accountings; they differ by source (sizing-notes §2.8), so questions must name one.
+RECIPES: dict[str, TrainingRecipe] = {
+    row[0]: TrainingRecipe(*row)
+    for row in (
+        ("mixed-adam", 2, 2, 12, "fp16/bf16 weights and grads; fp32 master weights, momentum and variance",
+         "Rajbhandari et al. 2019, ZeRO (arXiv 1910.02054) §3.1: 2Ψ + 2Ψ + KΨ with K = 12"),
+        ("mixed-adam-fp32-grads", 2, 4, 12, "mixed-adam with fp32 grads (HF: 6 weights + 4 grads + 8 Adam)",
+         "HF transformers docs, model_memory_anatomy; EleutherAI cookbook calc_transformer_mem default"),
+        ("fp32-adam", 4, 4, 8, "fp32 weights, grads, Adam momentum and variance",
+         "derived from Transformer Math 101 per-tensor sizes (fp32 4 B each: weights, grads, m, v)"),
+        ("bf16-adam", 2, 2, 4, "everything bf16: weights, grads, momentum, variance; no fp32 master copy",
+         "derived: 2 bytes for each of the four tensors"),
+        ("sgd-momentum", 4, 4, 4, "fp32 SGD with momentum: weights, grads, one momentum buffer",
+         "derived: 4 bytes for each of the three tensors"),
+        ("mixed-adam-8bit", 2, 2, 6, "16-bit weights and grads; 8-bit Adam: fp32 master 4 + m 1 + v 1",
+         "EleutherAI, Transformer Math 101 (8-bit optimizers such as bitsandbytes: 6 bytes/param)"),
+    )
+}  # fmt: skip
+
+
+def training_recipe(name: str) -> TrainingRecipe:
+    """The training recipe called ``name``.
+
+    >>> training_recipe("mixed-adam").total_bytes
+    16
+    """
+    try:
+        return RECIPES[name]
+    except KeyError:
+        raise UnknownNameError(unknown_name_message("recipe", name, RECIPES)) from None
+
+
+def _model_states(t: Trace, r: TrainingRecipe, n: int, shard: int, stage: int, where: str) -> Result:
+    """Steps for weights, gradients and optimizer states; ZeRO stage k shards the last k of the three."""
+    w, g, o, values = r.weight_bytes, r.grad_bytes, r.optimizer_bytes, []
+    for label, per_param, from_stage in (("Weights", w, 3), ("Gradients", g, 2), ("Optimizer states", o, 1)):
+        partitioned = stage >= from_stage
+        count, symbol = (shard, "⌈N / N_d⌉") if partitioned else (n, "N")
+        label += (" (partitioned)" if partitioned else " (replicated)") if where else ""
+        shown = f"{num(count)} × {per_param}"
+        values.append(t.step(label, f"{symbol} × {per_param}", shown, count * per_param, Unit.BYTES))
+    added, formula = " + ".join(num(v) for v in values), "weights + gradients + optimizer states"
+    total = t.step(f"Model states{where}", formula, added, sum(values), Unit.BYTES)
+    convention = f"recipe {r.name}: {w}+{g}+{o} = {r.total_bytes} bytes/param ({r.source}); model states only"
+    return t.done(total, Unit.BYTES, f"ZeRO stage {stage}; {convention}" if where else convention)
+
+
+def training_state_bytes(n_params: int, recipe: str = "mixed-adam") -> Result:
+    """Model-state memory for training: N × (weight + gradient + optimizer bytes per parameter).
+
+    Default: ZeRO's mixed-precision Adam, 2 + 2 + 12 = 16 bytes/param (Rajbhandari et al. 2019). Activations,
+    buffers and fragmentation are not included.
+
+    Args:
+        n_params: parameters N.
+        recipe: a key of ``RECIPES``.
+
+    Returns:
+        bytes.
+
+    >>> training_state_bytes(7_500_000_000).value
+    120000000000
+    """
+    n = count("n_params", n_params)
+    return _model_states(Trace(), training_recipe(recipe), n, n, 0, "")
+
+
+def zero_bytes_per_gpu(n_params: int, n_gpus: int, zero_stage: int, recipe: str = "mixed-adam") -> Result:
+    """Model-state bytes per GPU under ZeRO data parallelism (Rajbhandari et al. 2019, Figure 1).
+
+    Stage 0 (plain data parallel) replicates everything; stage 1 partitions the optimizer states, stage 2
+    also the gradients, stage 3 also the weights. A partitioned tensor holds ⌈N / N_d⌉ elements per GPU
+    (DeepSpeed pads the flat buffer so the partitions are equal).
+
+    Args:
+        n_params: parameters N (Ψ in the paper).
+        n_gpus: data-parallel degree N_d.
+        zero_stage: 0, 1, 2 or 3.
+        recipe: a key of ``RECIPES``.
+
+    Returns:
+        bytes per GPU.
+
+    >>> zero_bytes_per_gpu(7_500_000_000, 64, 1).value
+    31406250000
+    """
+    n, gpus = counts(n_params=n_params, n_gpus=n_gpus)
+    stage = count("zero_stage", zero_stage, 0)
+    if stage > 3:
+        raise SpecError(f"zero_stage ({zero_stage!r}) must be 0, 1, 2 or 3")
+    r, t, shard = training_recipe(recipe), Trace(), n
+    if stage > 0:
+        divided = f"⌈{num(n)} / {num(gpus)}⌉"
+        shard = t.step("Partition per GPU (padded)", "⌈N / N_d⌉", divided, -(-n // gpus), Unit.PARAMS)
+    return _model_states(t, r, n, shard, stage, f" per GPU ({gpus} GPUs)")
+
+
+_RECOMPUTE = {"none": "s·b·h·(10 + 24/t + 5·a·s/(h·t))", "selective": "s·b·h·(10 + 24/t)", "full": "2·s·b·h"}
+
+
+def activation_bytes(
+    seq_len: int,
+    batch: int,
+    d_model: int,
+    n_layers: int,
+    n_heads: int,
+    recompute: str = "none",
+    tensor_parallel: int = 1,
+) -> Result:
+    """Activation memory of a transformer with 16-bit activations (Korthikanti et al. 2022, arXiv 2205.05198).
+
+    Per layer: s·b·h·(10 + 24/t + 5·a·s/(h·t)) bytes with no recomputation, s·b·h·(10 + 24/t) with
+    selective recomputation (attention scores recomputed), 2·s·b·h with full recomputation (only each
+    layer's input kept); times L. No sequence parallelism; embeddings and the output layer are ignored.
+
+    Args:
+        seq_len, batch, d_model, n_layers: s (tokens per sequence), b (micro-batch), h, L.
+        n_heads: a, attention heads (divisible by ``tensor_parallel``).
+        recompute: "none", "selective" or "full".
+        tensor_parallel: t, tensor-parallel degree.
+
+    Returns:
+        bytes (per GPU when t > 1).
+
+    >>> activation_bytes(2048, 1, 4096, 32, 32).value
+    30601641984
+    """
+    s, b, h, layers, a, tp = counts(
+        seq_len=seq_len,
+        batch=batch,
+        d_model=d_model,
+        n_layers=n_layers,
+        n_heads=n_heads,
+        tensor_parallel=tensor_parallel,
+    )
+    if recompute not in _RECOMPUTE:
+        raise UnknownNameError(unknown_name_message("recompute mode", recompute, _RECOMPUTE))
+    if a % tp:
+        raise SpecError(f"n_heads ({a}) must be divisible by tensor_parallel ({tp})")
+    if recompute == "full":
+        per_layer, substituted = Fraction(2 * s * b * h), f"2·{num(s)}·{num(b)}·{num(h)}"
+    else:
+        scores = Fraction(5 * a * s, h * tp) if recompute == "none" else 0
+        per_layer = s * b * h * (10 + Fraction(24, tp) + scores)
+        shown = f" + 5·{a}·{num(s)}/({num(h)}·{tp})" if recompute == "none" else ""
+        substituted = f"{num(s)}·{num(b)}·{num(h)}·(10 + 24/{tp}{shown})"
+    t = Trace()
+    label = f"Activations per layer ({'no' if recompute == 'none' else recompute} recompute)"
+    t.step(label, _RECOMPUTE[recompute], substituted, per_layer, Unit.BYTES)
+    shown = f"{num(per_layer)} × {layers}"
+    total = t.step("Activations, all layers", "per layer × L", shown, per_layer * layers, Unit.BYTES)
+    return t.done(total, Unit.BYTES, "16-bit activations (Korthikanti et al. 2022); no sequence parallelism")
+
+
+def activation_bytes_full_recompute(seq_len: int, batch: int, d_model: int, n_layers: int) -> Result:
+    """Activations with full recomputation: each layer keeps only its 16-bit input, 2·s·b·h·L bytes.
+
+    Source: Korthikanti et al. 2022; EleutherAI, Transformer Math 101. Arguments as in ``activation_bytes``.
+
+    Returns:
+        bytes.
+
+    >>> activation_bytes_full_recompute(2048, 1, 4096, 32).value
+    536870912
+    """
+    return activation_bytes(seq_len, batch, d_model, n_layers, 1, "full")
+
+
+def kv_cache_bytes_per_token(n_layers: int, n_kv_heads: int, head_dim: int, dtype: str = "bf16") -> Result:
+    """KV-cache bytes per token: 2 (K and V) × L × n_kv_heads × head_dim × bytes(dtype).
+
+    Uses the KV heads (GQA/MQA), not the query heads (kipply, "Transformer Inference Arithmetic"; scaling
+    book, "Transformers"). An int4 cache packs two values per byte.
+
+    Args:
+        n_layers: L.
+        n_kv_heads: key/value heads K (``num_key_value_heads``).
+        head_dim: H (the config's ``head_dim``, not always d_model / n_heads).
+        dtype: cache dtype.
+
+    Returns:
+        bytes per token.
+
+    >>> kv_cache_bytes_per_token(32, 8, 128).value
+    131072
+    """
+    layers, k, hd = counts(n_layers=n_layers, n_kv_heads=n_kv_heads, head_dim=head_dim)
+    size, formula = dtype_bytes(dtype), "2 (K and V) × L × n_kv_heads × head_dim × bytes(dtype)"
+    substituted, product = f"2 × {layers} × {k} × {hd} × {num(size)}", math.ceil(2 * layers * k * hd * size)
+    t = Trace()
+    value = t.step("KV cache per token (K and V, every layer)", formula, substituted, product, Unit.BYTES)
+    return t.done(value, Unit.BYTES, f"{dtype} cache; n_kv_heads, not query heads")
+
+
+def kv_cache_bytes(
+    n_layers: int, n_kv_heads: int, head_dim: int, seq_len: int, batch: int, dtype: str = "bf16"
+) -> Result:
+    """KV-cache bytes: 2 (K and V) × L × n_kv_heads × head_dim × bytes(dtype) × seq_len × batch.
+
+    Args:
+        n_layers, n_kv_heads, head_dim, dtype: as in ``kv_cache_bytes_per_token``.
+        seq_len: cached tokens per sequence (prompt plus generated).
+        batch: sequences.
+
+    Returns:
+        bytes.
+
+    >>> kv_cache_bytes(32, 32, 128, 4096, 1).value
+    2147483648
+    """
+    s, b = counts(seq_len=seq_len, batch=batch)
+    t = Trace()
+    per_token = t.use(kv_cache_bytes_per_token(n_layers, n_kv_heads, head_dim, dtype))
+    shown, formula = f"{num(per_token)} × {num(s)} × {num(b)}", "per token × seq_len × batch"
+    value = t.step("KV cache, all tokens and sequences", formula, shown, per_token * s * b, Unit.BYTES)
+    return t.done(value, Unit.BYTES, f"{dtype} cache; n_kv_heads, not query heads")
+
+
+def inference_memory_bytes(n_params: int, dtype: str, overhead: float = 1.2) -> Result:
+    """Inference memory rule of thumb: 1.2 × weight bytes (EleutherAI, Transformer Math 101).
+
+    The 20% covers small-batch extras; it does not grow with long contexts (add the KV cache then).
+
+    Args:
+        n_params: parameters N.
+        dtype: weight dtype.
+        overhead: multiplier on the weight bytes (>= 1).
+
+    Returns:
+        bytes, rounded up.
+
+    >>> inference_memory_bytes(70_000_000_000, "bf16").value
+    168000000000
+    """
+    if isinstance(overhead, bool) or not isinstance(overhead, int | float) or not 1 <= overhead < math.inf:
+        raise SpecError(f"overhead ({overhead!r}) must be a finite number >= 1")
+    t = Trace()
+    weights = t.use(weights_bytes(n_params, dtype))
+    product, substituted = math.ceil(Fraction(repr(overhead)) * weights), f"{num(overhead)} × {num(weights)}"
+    value = t.step("Inference memory (rule of thumb)", "overhead × weights", substituted, product, Unit.BYTES)
+    return t.done(value, Unit.BYTES, f"TM101 rule of thumb ×{num(overhead)}, rounded up to whole bytes")
