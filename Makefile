@@ -19,7 +19,7 @@ run: $(STAMP)
 	$(BIN)/quizzer --help
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto -q
+	$(BIN)/python -m pytest -n auto -q $(if $(CI),--hypothesis-profile=ci)
 
 lint: $(STAMP)
 	$(BIN)/ruff format --check .
@@ -32,7 +32,10 @@ bench: $(STAMP)
 
 # Instantiates every preset with transformers on the meta device (needs torch + transformers, see README).
 crosscheck: $(STAMP)
-	$(BIN)/python -m pytest -q -m crosscheck tests/crosscheck -p no:randomly
+	@$(BIN)/python -c "import torch, transformers" 2>/dev/null || { \
+	  echo "make crosscheck needs torch and transformers in .venv:"; \
+	  echo "  $(BIN)/pip install torch==2.13.0 && $(BIN)/pip install transformers"; exit 1; }
+	$(BIN)/python -m pytest -q -p no:xdist tests/crosscheck
 
 clean:
 	rm -rf $(VENV)

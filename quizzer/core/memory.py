@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 from quizzer.core.checks import count, counts
 from quizzer.core.errors import SpecError, UnknownNameError
 from quizzer.core.record import Record
 from quizzer.core.trace import Result, Trace, num
-from quizzer.core.units import Unit, dtype_bytes, unknown_name_message
+from quizzer.core.units import Unit, dtype_bytes_text, elements_bytes, unknown_name_message
 
 
 def weights_bytes(n_params: int, dtype: str) -> Result:
@@ -25,10 +24,10 @@ def weights_bytes(n_params: int, dtype: str) -> Result:
     >>> weights_bytes(7_000_000_000, "bf16").value, weights_bytes(7, "int4").value
     (14000000000, 4)
     """
-    n, size = count("n_params", n_params), dtype_bytes(dtype)
+    n = count("n_params", n_params)
     t = Trace()
-    shown = f"{num(n)} × {num(size)}"
-    value = t.step(f"Weights in {dtype}", "N × bytes(dtype)", shown, math.ceil(n * size), Unit.BYTES)
+    shown = f"{num(n)} × {dtype_bytes_text(dtype)}"
+    value = t.step(f"Weights in {dtype}", "N × bytes(dtype)", shown, elements_bytes(n, dtype), Unit.BYTES)
     return t.done(value, Unit.BYTES, "sub-byte dtypes packed (int4: 2 per byte), rounded up to whole bytes")
 
 
@@ -187,6 +186,8 @@ def activation_bytes(
         raise UnknownNameError(unknown_name_message("recompute mode", recompute, _RECOMPUTE))
     if a % tp:
         raise SpecError(f"n_heads ({a}) must be divisible by tensor_parallel ({tp})")
+    from fractions import Fraction  # lazily: keeps `fractions` out of the cold start of `quizzer count`
+
     if recompute == "full":
         per_layer, substituted = Fraction(2 * s * b * h), f"2·{num(s)}·{num(b)}·{num(h)}"
     else:
@@ -235,8 +236,9 @@ def kv_cache_bytes_per_token(n_layers: int, n_kv_heads: int, head_dim: int, dtyp
     131072
     """
     layers, k, hd = counts(n_layers=n_layers, n_kv_heads=n_kv_heads, head_dim=head_dim)
-    size, formula = dtype_bytes(dtype), "2 (K and V) × L × n_kv_heads × head_dim × bytes(dtype)"
-    substituted, product = f"2 × {layers} × {k} × {hd} × {num(size)}", math.ceil(2 * layers * k * hd * size)
+    formula = "2 (K and V) × L × n_kv_heads × head_dim × bytes(dtype)"
+    substituted = f"2 × {layers} × {k} × {hd} × {dtype_bytes_text(dtype)}"
+    product = elements_bytes(2 * layers * k * hd, dtype)
     t = Trace()
     value = t.step("KV cache per token (K and V, every layer)", formula, substituted, product, Unit.BYTES)
     return t.done(value, Unit.BYTES, f"{dtype} cache; n_kv_heads, not query heads")
@@ -284,6 +286,8 @@ def inference_memory_bytes(n_params: int, dtype: str, overhead: float = 1.2) -> 
     """
     if isinstance(overhead, bool) or not isinstance(overhead, int | float) or not 1 <= overhead < math.inf:
         raise SpecError(f"overhead ({overhead!r}) must be a finite number >= 1")
+    from fractions import Fraction
+
     t = Trace()
     weights = t.use(weights_bytes(n_params, dtype))
     product, substituted = math.ceil(Fraction(repr(overhead)) * weights), f"{num(overhead)} × {num(weights)}"

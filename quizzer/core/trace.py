@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from quizzer.core.record import Record
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 Number = int | float
 
@@ -48,21 +51,24 @@ class Result(Record):
 def exact(value: Fraction | int | float) -> Number:
     """Return an ``int`` when ``value`` is a whole number held exactly, else a ``float``.
 
+    >>> from fractions import Fraction
     >>> exact(Fraction(10, 2)), exact(Fraction(1, 4)), exact(3)
     (5, 0.25, 3)
     """
-    if isinstance(value, Fraction):
-        return value.numerator if value.denominator == 1 else float(value)
-    return value
+    if isinstance(value, int | float):
+        return value
+    # A Fraction; tested by shape so that `fractions` is imported only by code that makes them.
+    return value.numerator if value.denominator == 1 else float(value)
 
 
 def num(value: Number | Fraction) -> str:
     """Format a number for a substituted formula: ints with thousands separators, floats compactly.
 
+    >>> from fractions import Fraction
     >>> num(16384000), num(0.4), num(3.12e14), num(Fraction(1, 3))
     ('16,384,000', '0.4', '3.12e14', '0.333333')
     """
-    if isinstance(value, Fraction):
+    if not isinstance(value, int | float):
         value = exact(value)
     if isinstance(value, bool):
         return str(value).lower()
