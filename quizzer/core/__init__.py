@@ -39,12 +39,11 @@ _CALCULATOR_MODULES: dict[str, tuple[str, ...]] = {
         "weights_bytes",
         "training_state_bytes",
         "zero_bytes_per_gpu",
-        "activation_bytes",
-        "activation_bytes_full_recompute",
         "kv_cache_bytes",
         "kv_cache_bytes_per_token",
         "inference_memory_bytes",
     ),
+    "activations": ("activation_bytes", "activation_bytes_full_recompute", "activation_checkpoint_bytes"),
     "inference": (
         "decode_step_time",
         "compute_step_time",
@@ -53,6 +52,7 @@ _CALCULATOR_MODULES: dict[str, tuple[str, ...]] = {
         "critical_batch_size",
         "moe_critical_batch_size",
         "decode_throughput",
+        "kv_tokens_freed_per_step",
     ),
     "training": (
         "training_time",
@@ -61,6 +61,7 @@ _CALCULATOR_MODULES: dict[str, tuple[str, ...]] = {
         "training_cost",
         "mfu_from_gpu_hours",
         "mfu_from_throughput",
+        "batch_tokens",
     ),
     "scaling": (
         "chinchilla_tokens",
@@ -84,7 +85,12 @@ _CALCULATOR_MODULES: dict[str, tuple[str, ...]] = {
     "lora": ("lora_params", "lora_qv_params", "lora_all_linear_params", "trainable_percent"),
     "vit": ("vit_patch_count", "vit_tokens", "vit_params", "vit_forward_macs", "vit_forward_flops"),
     "hardware": ("peak_flops", "hbm_bandwidth", "hbm_bytes"),
-    "presets": ("model_params_of", "model_active_params_of", "model_kv_bytes_per_token_of"),
+    "presets": (
+        "model_params_of",
+        "model_active_params_of",
+        "model_non_embedding_params_of",
+        "model_kv_bytes_per_token_of",
+    ),
 }
 
 #: Public names re-exported from submodules (besides the calculators).
@@ -101,6 +107,7 @@ _EXPORTS: dict[str, str] = {
     "param_breakdown": "model",
     "model_params": "model",
     "model_active_params": "model",
+    "non_embedding_params": "model",
     "forward_flops_per_token": "flops",
     "accelerator": "hardware",
     "QuizzerError": "errors",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from quizzer.core.checks import count, fraction, positive
+from quizzer.core.checks import count, counts, fraction, positive
 from quizzer.core.errors import SpecError
 from quizzer.core.flops import inference_flops
 from quizzer.core.memory import weights_bytes
@@ -260,3 +260,34 @@ def decode_throughput(batch: int, step_time: float) -> Result:
         "Decode throughput", "batch / step time", f"{b} / {num(seconds)}", b / seconds, Unit.TOKENS_PER_S
     )
     return t.done(value, Unit.TOKENS_PER_S, "one token per sequence per step")
+
+
+def kv_tokens_freed_per_step(batch: int, prefill_len: int, decode_len: int) -> Result:
+    """Average KV-cache tokens freed per decode step in steady-state serving: batch × (P + G) / G.
+
+    Each sequence lives G decode steps, so batch / G sequences finish per step, each freeing its P + G cached
+    tokens (and as many arrive to take their place). Source: JAX scaling book, "applied-inference".
+
+    Args:
+        batch: sequences decoded together.
+        prefill_len: prompt tokens per sequence P.
+        decode_len: generated tokens per sequence G.
+
+    Returns:
+        tokens per step.
+
+    >>> kv_tokens_freed_per_step(32, 8192, 4096).value
+    96
+    """
+    b, p, g = counts(batch=batch, prefill_len=prefill_len, decode_len=decode_len)
+    from fractions import Fraction
+
+    t = Trace()
+    value = t.step(
+        "KV tokens freed per decode step",
+        "batch × (prefill_len + decode_len) / decode_len",
+        f"{b} × ({num(p)} + {num(g)}) / {num(g)}",
+        Fraction(b * (p + g), g),
+        Unit.TOKENS,
+    )
+    return t.done(value, Unit.TOKENS, "steady state: sequences finish at an even rate")

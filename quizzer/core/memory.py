@@ -1,4 +1,4 @@
-"""Memory in bytes: weights, training state, ZeRO sharding, activations, KV cache, inference."""
+"""Memory in bytes: weights, training state, ZeRO sharding, KV cache, inference rule of thumb."""
 
 from __future__ import annotations
 
@@ -142,79 +142,6 @@ def zero_bytes_per_gpu(n_params: int, n_gpus: int, zero_stage: int, recipe: str 
         divided = f"⌈{num(n)} / {num(gpus)}⌉"
         shard = t.step("Partition per GPU (padded)", "⌈N / N_d⌉", divided, -(-n // gpus), Unit.PARAMS)
     return _model_states(t, r, n, shard, stage, f" per GPU ({gpus} GPUs)")
-
-
-_RECOMPUTE = {"none": "s·b·h·(10 + 24/t + 5·a·s/(h·t))", "selective": "s·b·h·(10 + 24/t)", "full": "2·s·b·h"}
-
-
-def activation_bytes(
-    seq_len: int,
-    batch: int,
-    d_model: int,
-    n_layers: int,
-    n_heads: int,
-    recompute: str = "none",
-    tensor_parallel: int = 1,
-) -> Result:
-    """Activation memory of a transformer with 16-bit activations (Korthikanti et al. 2022, arXiv 2205.05198).
-
-    Per layer: s·b·h·(10 + 24/t + 5·a·s/(h·t)) bytes with no recomputation, s·b·h·(10 + 24/t) with
-    selective recomputation (attention scores recomputed), 2·s·b·h with full recomputation (only each
-    layer's input kept); times L. No sequence parallelism; embeddings and the output layer are ignored.
-
-    Args:
-        seq_len, batch, d_model, n_layers: s (tokens per sequence), b (micro-batch), h, L.
-        n_heads: a, attention heads (divisible by ``tensor_parallel``).
-        recompute: "none", "selective" or "full".
-        tensor_parallel: t, tensor-parallel degree.
-
-    Returns:
-        bytes (per GPU when t > 1).
-
-    >>> activation_bytes(2048, 1, 4096, 32, 32).value
-    30601641984
-    """
-    s, b, h, layers, a, tp = counts(
-        seq_len=seq_len,
-        batch=batch,
-        d_model=d_model,
-        n_layers=n_layers,
-        n_heads=n_heads,
-        tensor_parallel=tensor_parallel,
-    )
-    if recompute not in _RECOMPUTE:
-        raise UnknownNameError(unknown_name_message("recompute mode", recompute, _RECOMPUTE))
-    if a % tp:
-        raise SpecError(f"n_heads ({a}) must be divisible by tensor_parallel ({tp})")
-    from fractions import Fraction  # lazily: keeps `fractions` out of the cold start of `quizzer count`
-
-    if recompute == "full":
-        per_layer, substituted = Fraction(2 * s * b * h), f"2·{num(s)}·{num(b)}·{num(h)}"
-    else:
-        scores = Fraction(5 * a * s, h * tp) if recompute == "none" else 0
-        per_layer = s * b * h * (10 + Fraction(24, tp) + scores)
-        shown = f" + 5·{a}·{num(s)}/({num(h)}·{tp})" if recompute == "none" else ""
-        substituted = f"{num(s)}·{num(b)}·{num(h)}·(10 + 24/{tp}{shown})"
-    t = Trace()
-    label = f"Activations per layer ({'no' if recompute == 'none' else recompute} recompute)"
-    t.step(label, _RECOMPUTE[recompute], substituted, per_layer, Unit.BYTES)
-    shown = f"{num(per_layer)} × {layers}"
-    total = t.step("Activations, all layers", "per layer × L", shown, per_layer * layers, Unit.BYTES)
-    return t.done(total, Unit.BYTES, "16-bit activations (Korthikanti et al. 2022); no sequence parallelism")
-
-
-def activation_bytes_full_recompute(seq_len: int, batch: int, d_model: int, n_layers: int) -> Result:
-    """Activations with full recomputation: each layer keeps only its 16-bit input, 2·s·b·h·L bytes.
-
-    Source: Korthikanti et al. 2022; EleutherAI, Transformer Math 101. Arguments as in ``activation_bytes``.
-
-    Returns:
-        bytes.
-
-    >>> activation_bytes_full_recompute(2048, 1, 4096, 32).value
-    536870912
-    """
-    return activation_bytes(seq_len, batch, d_model, n_layers, 1, "full")
 
 
 def kv_cache_bytes_per_token(n_layers: int, n_kv_heads: int, head_dim: int, dtype: str = "bf16") -> Result:

@@ -206,3 +206,22 @@ def model_params(spec: ModelSpec) -> Result:
 def model_active_params(spec: ModelSpec) -> Result:
     """Parameters one token uses: for a mixture of experts, the routed experts it skips are left out."""
     return _model_trace(spec, active=True)
+
+
+def non_embedding_params(spec: ModelSpec) -> Result:
+    """Parameters outside the embedding tables and the LM head (Kaplan et al. 2020's N).
+
+    Total minus token, token-type and position tables, the embedding norm and an untied head.
+    """
+    parts = param_breakdown(spec)
+    t = Trace()
+    total = t.use(model_params(spec))
+    embeddings = parts.embedding + parts.position + parts.embedding_norm + parts.lm_head
+    value = t.step(
+        "Non-embedding parameters",
+        "total − embeddings − positions − embedding norm − untied head",
+        f"{num(total)} − {num(embeddings)}",
+        total - embeddings,
+        P,
+    )
+    return t.done(value, P, "Kaplan et al. 2020: embedding and unembedding matrices left out")

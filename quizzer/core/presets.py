@@ -112,3 +112,14 @@ def model_kv_bytes_per_token_of(model: str, dtype: str = "bf16") -> Result:
 
     spec = preset_spec(model)
     return kv_cache_bytes_per_token(spec.n_layers, spec.n_kv_heads, spec.head_dim, dtype)
+
+
+def model_non_embedding_params_of(model: str) -> Result:
+    """Non-embedding parameters of a preset (Kaplan et al.'s N).
+
+    >>> model_non_embedding_params_of("gpt2").value
+    85056000
+    """
+    from quizzer.core.model import non_embedding_params
+
+    return non_embedding_params(preset_spec(model))

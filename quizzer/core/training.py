@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quizzer.core.checks import count, fraction, positive
+from quizzer.core.checks import count, counts, fraction, positive
 from quizzer.core.errors import SpecError
 from quizzer.core.flops import training_flops
 from quizzer.core.trace import Result, Trace, num
@@ -236,3 +236,15 @@ def mfu_from_throughput(achieved_flops_per_s: int | float, n_gpus: int, peak_flo
     )
     _checked_mfu(mfu, "achieved_flops_per_s exceeds n_gpus × peak_flops")
     return t.done(mfu, Unit.RATIO, "achieved ÷ peak; HFU if the achieved FLOPs include recompute, MFU if not")
+
+
+def batch_tokens(n_sequences: int, seq_len: int) -> Result:
+    """Tokens in one training batch: sequences × sequence length.
+
+    >>> batch_tokens(4096, 15360).value
+    62914560
+    """
+    n, s = counts(n_sequences=n_sequences, seq_len=seq_len)
+    t = Trace()
+    value = t.step("Tokens per batch", "n_sequences × seq_len", f"{num(n)} × {num(s)}", n * s, Unit.TOKENS)
+    return t.done(value, Unit.TOKENS, "every sequence packed to seq_len tokens")

@@ -1,4 +1,4 @@
-"""Golden and property tests for quizzer.core.memory."""
+"""Golden and property tests for quizzer.core.memory and quizzer.core.activations."""
 
 from __future__ import annotations
 
@@ -9,11 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from quizzer.core.activations import (
+    activation_bytes,
+    activation_bytes_full_recompute,
+    activation_checkpoint_bytes,
+)
 from quizzer.core.errors import SpecError, UnknownNameError
 from quizzer.core.memory import (
     RECIPES,
-    activation_bytes,
-    activation_bytes_full_recompute,
     inference_memory_bytes,
     kv_cache_bytes,
     kv_cache_bytes_per_token,
@@ -266,3 +269,33 @@ def test_every_calculator_ends_in_its_value(
     ):
         assert_sealed(result)
         assert isinstance(result.value, int)  # byte counts stay exact
+
+
+def test_mem_06_checkpoints_after_the_three_mlp_matmuls(problems: dict[str, dict[str, Any]]) -> None:
+    """Scaling book: LLaMA-2-13B, 16M tokens, bf16 checkpoints of widths F, F and D (F = 2.7·D = 13,824)."""
+    d_model = 5120
+    d_ff = 13824
+    assert d_ff == 27 * d_model // 10
+    result = activation_checkpoint_bytes(16_000_000, 40, d_model + 2 * d_ff)
+    assert_golden(problems["MEM-06"], result.value)
+    assert_sealed(result)
+
+
+def test_mem_07_three_checkpoints_of_width_d(problems: dict[str, dict[str, Any]]) -> None:
+    """Sources disagree (two versions of the page); the stored answer is the 3-checkpoint version's."""
+    result = activation_checkpoint_bytes(4_000_000, 80, 3 * 8192)
+    assert_golden(problems["MEM-07"], result.value)
+
+
+def test_mem_10_accelerate_prints_mib_as_mb(problems: dict[str, dict[str, Any]]) -> None:
+    """accelerate divides by 1024² and labels the result "MB": 108,310,272 fp32 parameters."""
+    size = weights_bytes(108_310_272, "fp32").value
+    assert_golden(problems["MEM-10"], size / 2**20)
+    assert size / 1e6 == pytest.approx(433.2, rel=1e-3)  # the same bytes in decimal MB
+
+
+@given(st.integers(1, 10**7), st.integers(1, 128), st.integers(1, 65536))
+def test_checkpoints_linear_and_fp32_twice_bf16(n_tokens: int, n_layers: int, width: int) -> None:
+    bf16 = activation_checkpoint_bytes(n_tokens, n_layers, width).value
+    assert activation_checkpoint_bytes(n_tokens, n_layers, width, "fp32").value == 2 * bf16
+    assert activation_checkpoint_bytes(2 * n_tokens, n_layers, width).value == 2 * bf16

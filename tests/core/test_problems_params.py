@@ -6,10 +6,13 @@ from typing import Any
 
 from quizzer.core.families import approx_params, gpt_total_params, llama_total_params
 from quizzer.core.flops import forward_flops_per_token, recompute_training_flops, training_flops
-from quizzer.core.model import model_params, param_breakdown
+from quizzer.core.hf import from_hf_config
+from quizzer.core.inference import kv_tokens_freed_per_step
+from quizzer.core.model import model_params, non_embedding_params, param_breakdown
 from quizzer.core.params import attention_params, mlp_params, position_params
 from quizzer.core.presets import preset_spec
 from quizzer.core.spec import ModelSpec
+from quizzer.core.training import batch_tokens
 from tests.golden import assert_golden
 
 
@@ -94,3 +97,19 @@ def test_llama_3_8b_embeddings_are_13_percent() -> None:
     share = (parts.embedding + parts.lm_head) / parts.total
     assert round((parts.embedding + parts.lm_head) / 1e9, 2) == 1.05
     assert round(share, 2) == 0.13
+
+
+def test_inf14_kv_tokens_freed_per_step(problems: dict[str, Any]) -> None:
+    assert_golden(problems["INF-14"], kv_tokens_freed_per_step(32, 8192, 4096).value)
+
+
+def test_par06_deepseek_batch_tokens(problems: dict[str, Any]) -> None:
+    assert_golden(problems["PAR-06"], batch_tokens(4096, 15360).value)
+
+
+def test_non_embedding_params_match_the_reference(real_models: dict[str, Any]) -> None:
+    for ref in real_models.values():
+        spec = from_hf_config(ref["config_json"])
+        result = non_embedding_params(spec)
+        assert result.value == ref["params"]["non_embedding_total"], ref["name"]
+        assert result.steps[-1].value == result.value
