@@ -118,6 +118,15 @@ def _sig(value: float, digits: int) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+def format_sig(value: Number, digits: int = 3) -> str:
+    """``value`` to ``digits`` significant figures, plain notation, trailing zeros dropped.
+
+    >>> format_sig(44.2958), format_sig(0.0173456), format_sig(208.0)
+    ('44.3', '0.0173', '208')
+    """
+    return _sig(float(value), digits)
+
+
 def _scaled(value: float, table: tuple[tuple[float, str], ...], digits: int, sep: str) -> str | None:
     for factor, suffix in table:
         if abs(value) >= factor * 0.9995:
