@@ -137,7 +137,7 @@ def render_table(report: dict[str, Any], spec: ModelSpec, source: str) -> str:
     return "\n".join(lines)
 
 
-def run_count(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Entry point of the `count` verb."""
     if args.list:
         for name in preset_names():

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
+from quizzer.commands.count import count_report
 from quizzer.core.flops import forward_flops_per_token
 from quizzer.core.hf import from_hf_config
 from quizzer.core.memory import kv_cache_bytes_per_token
 from quizzer.core.model import model_active_params, model_params, param_breakdown
 from quizzer.core.presets import preset_spec
-from quizzer.count import count_report
 
 REFERENCE_NAMES = [
     "gpt2",

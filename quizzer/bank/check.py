@@ -1,0 +1,117 @@
+"""The authoring check: load every template, generate many seeds each, and list every problem found."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable
+
+from quizzer.bank.errors import TemplateError
+from quizzer.bank.expr import ExprError, plain
+from quizzer.bank.loader import Bank
+from quizzer.bank.render import _draw, _expand, answer_with_derivation, calculators, generate
+from quizzer.bank.schema import Template
+from quizzer.core.record import Record
+from quizzer.grading.grade import is_within
+
+#: Below this share of draws passing the constraints, a template is reported as rarely satisfiable.
+MIN_ACCEPTANCE = 0.05
+
+
+class CheckReport(Record):
+    """What ``check_bank`` found: problems (each names file, template and field) and what was covered."""
+
+    problems: tuple[TemplateError, ...]
+    templates: int
+    instances: int
+
+
+def acceptance_rate(template: Template, draws: int = 400, seed: int = 0) -> float:
+    """Share of unconstrained draws that satisfy every constraint."""
+    if not template.constraints:
+        return 1.0
+    rng, fns, passed = random.Random(seed), calculators(), 0
+    for _ in range(draws):
+        env: dict[str, object] = {}
+        try:
+            for var in template.variables:
+                value = plain(var.expr.evaluate(env, fns)) if var.expr is not None else _draw(var, rng)
+                _expand(var, value, env)
+            passed += all(plain(c.evaluate(env, fns)) for c in template.constraints)
+        except ExprError:
+            continue
+    return passed / draws
+
+
+def check_template(template: Template, seeds: Iterable[int]) -> tuple[list[TemplateError], int]:
+    """Problems of one valid template over ``seeds``, and how many instances were generated."""
+
+    def problem(field: str, message: str) -> TemplateError:
+        return TemplateError(template.path, template.id, field, message)
+
+    rate = acceptance_rate(template)
+    if rate == 0:
+        return [problem("constraints", "unsatisfiable: no draw in 400 satisfied every constraint")], 0
+    problems: list[TemplateError] = []
+    if rate < MIN_ACCEPTANCE:
+        problems.append(problem("constraints", f"rarely satisfiable: {rate:.1%} of draws pass (want >= 5%)"))
+    seen: set[tuple[str, str]] = set()
+    count = 0
+    for seed in seeds:
+        try:
+            instance = generate(template, seed)
+        except TemplateError as exc:
+            problems.append(exc)
+            break
+        count += 1
+        value = instance.value
+        if not math.isfinite(value) or value <= 0:
+            key = ("answer.expr", "value")
+            if key not in seen:
+                seen.add(key)
+                problems.append(
+                    problem("answer.expr", f"seed {seed}: the answer {value!r} is not finite and positive")
+                )
+        for i, mistake in enumerate(instance.mistakes):
+            key = (f"mistakes[{i}]", "inside")
+            if key not in seen and is_within(mistake.value, value, instance.tolerance):
+                seen.add(key)
+                problems.append(
+                    problem(
+                        f"mistakes[{i}].answer",
+                        f"seed {seed}: the mistake gives {mistake.value!r}, inside the tolerance of the "
+                        f"answer "
+                        f"{value!r}: the grader could never tell them apart",
+                    )
+                )
+        if ("unit", "unit") not in seen:
+            unit = _calculator_unit(template, instance.variables)
+            if unit is not None and unit != template.unit:
+                seen.add(("unit", "unit"))
+                problems.append(
+                    problem("answer.unit", f"is {template.unit!r} but the calculator returns {unit!r}")
+                )
+    return problems, count
+
+
+def _calculator_unit(template: Template, variables: dict[str, object]) -> str | None:
+    """The unit of the answer's calculator when the answer is a single call."""
+    env: dict[str, object] = {}
+    for var in template.variables:
+        _expand(var, variables[var.name], env)
+    _, steps = answer_with_derivation(template, env)
+    if steps and steps[-1].label != "Answer":
+        return steps[-1].unit
+    return None
+
+
+def check_bank(bank: Bank, seeds_per_template: int = 200) -> CheckReport:
+    """Every problem in ``bank``: load problems, then each valid template over many seeds."""
+    problems: list[TemplateError] = list(bank.problems())
+    templates = bank.templates()
+    instances = 0
+    for template in templates:
+        found, count = check_template(template, range(seeds_per_template))
+        problems.extend(found)
+        instances += count
+    return CheckReport(tuple(problems), len(templates), instances)

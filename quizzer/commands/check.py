@@ -1,0 +1,25 @@
+"""`quizzer check`: the authoring check; exit 0 when clean, 1 with every problem listed."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from quizzer.bank.check import check_bank
+from quizzer.bank.loader import load_bank
+from quizzer.paths import question_paths
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    paths = args.paths or question_paths(args.questions)
+    start = time.perf_counter()
+    report = check_bank(load_bank(paths), seeds_per_template=args.seeds)
+    elapsed = time.perf_counter() - start
+    for problem in report.problems:
+        print(problem)
+    summary = (
+        f"{report.templates} templates, {report.instances} instances checked in {elapsed:.1f} s: "
+        f"{len(report.problems)} problem{'s' if len(report.problems) != 1 else ''}"
+    )
+    print(summary)
+    return 1 if report.problems else 0

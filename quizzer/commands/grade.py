@@ -1,0 +1,49 @@
+"""`quizzer grade`: grade one answer to one instance; exit 0 whatever the verdict."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from quizzer.bank.render import Instance, generate
+from quizzer.commands.common import find_template, open_bank, overrides, resolve
+from quizzer.grading.grade import Mistake, Verdict, grade
+
+
+def grade_instance(instance: Instance, answer: str) -> Verdict:
+    """Grade ``answer`` against an instance: its tolerance, its mistakes, then the built-in ones."""
+    mistakes = [Mistake(m.name, m.value, m.feedback) for m in instance.mistakes]
+    return grade(
+        answer,
+        instance.value,
+        instance.unit,
+        instance.tolerance,
+        mistakes,
+        default_unit=instance.display_unit,
+        n_layers=instance.n_layers,
+    )
+
+
+def verdict_json(verdict: Verdict) -> dict[str, object]:
+    given = None if verdict.given is None else {"value": verdict.given.value, "unit": verdict.given.unit}
+    return {
+        "verdict": verdict.kind,
+        "given": given,
+        "expected": {"value": verdict.expected, "unit": verdict.unit},
+        "relative_error": verdict.rel_error,
+        "mistake": verdict.mistake,
+        "feedback": verdict.feedback,
+        "message": verdict.message,
+    }
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    template_id, seed = resolve(args.id, args.seed, seed_required=True)
+    template = find_template(open_bank(args), template_id)
+    instance = generate(template, seed, overrides(args.set))  # type: ignore[arg-type]
+    verdict = grade_instance(instance, args.answer)
+    if args.json:
+        print(json.dumps(verdict_json(verdict), indent=2))
+    else:
+        print(verdict.message)  # the message ends with the mistake's feedback when one matched
+    return 0

@@ -1,0 +1,115 @@
+"""Loader and check: one bad fixture per error kind, each message naming file, template and field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from quizzer.bank.check import check_bank, check_template
+from quizzer.bank.errors import TemplateError
+from quizzer.bank.loader import load_bank
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+BAD = DATA / "bad"
+
+
+def only_problem(name: str) -> TemplateError:
+    bank = load_bank([str(BAD / name)])
+    problems = bank.problems()
+    assert len(problems) == 1, problems
+    return problems[0]
+
+
+def test_toml_syntax_error_names_file_line_and_column() -> None:
+    problem = only_problem("syntax.toml")
+    assert problem.path.endswith("syntax.toml")
+    assert "TOML syntax error" in str(problem)
+    assert "line 3" in str(problem)
+    assert "column" in str(problem)
+
+
+@pytest.mark.parametrize(
+    ("name", "template_id", "field", "message"),
+    [
+        ("wrong_type.toml", "wrong-type", "minutes", "expected an integer or a number, got str ('two')"),
+        ("unknown_key.toml", "unknown-key", "promt", "unknown key (did you mean 'prompt'?)"),
+        (
+            "unknown_calculator.toml",
+            "unknown-calculator",
+            "answer.expr",
+            "unknown calculator 'embeding_params' (did you mean 'embedding_params'?)",
+        ),
+        ("unsafe_expression.toml", "unsafe-expression", "answer.expr", "attribute access"),
+        (
+            "unknown_placeholder.toml",
+            "unknown-placeholder",
+            "prompt",
+            "unknown placeholder {vocab} (did you mean 'vocab_size'?)",
+        ),
+        ("misplaced_key.toml", "misplaced-key", "answer.prompt", "move it above the first [table] header"),
+    ],
+)
+def test_schema_errors_name_file_template_and_field(
+    name: str, template_id: str, field: str, message: str
+) -> None:
+    problem = only_problem(name)
+    assert problem.path.endswith(name)
+    assert problem.template_id == template_id
+    assert problem.field == field
+    assert message in problem.message
+    assert str(problem).startswith(f"{problem.path}: template {template_id!r}: field {field!r}: ")
+
+
+def test_unsatisfiable_constraint_is_reported_by_check() -> None:
+    bank = load_bank([str(BAD / "unsatisfiable.toml")])
+    (template,) = bank.templates()
+    problems, instances = check_template(template, range(5))
+    assert instances == 0
+    assert [p.field for p in problems] == ["constraints"]
+    assert "unsatisfiable" in problems[0].message
+    assert problems[0].template_id == "unsatisfiable"
+
+
+def test_mistake_inside_the_tolerance_is_reported_by_check() -> None:
+    bank = load_bank([str(BAD / "mistake_inside.toml")])
+    report = check_bank(bank, seeds_per_template=5)
+    assert len(report.problems) == 1
+    problem = report.problems[0]
+    assert problem.field == "mistakes[0].answer"
+    assert "inside the tolerance" in problem.message
+    assert problem.path.endswith("mistake_inside.toml")
+
+
+def test_a_bad_template_never_stops_the_others(tmp_path: Path) -> None:
+    good = (DATA / "good" / "mini.toml").read_text()
+    bad = (BAD / "wrong_type.toml").read_text()
+    (tmp_path / "pack.toml").write_text(good + "\n" + bad)
+    bank = load_bank([str(tmp_path)])
+    assert [t.id for t in bank.templates()] == ["mini-product"]
+    assert [p.template_id for p in bank.problems()] == ["wrong-type"]
+
+
+def test_duplicate_ids_across_packs_are_reported_not_shadowed(tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "copy.toml").write_text((DATA / "good" / "mini.toml").read_text().replace("a × b", "b × a"))
+    bank = load_bank([str(DATA / "good"), str(other)])
+    assert bank.get("mini-product").path.endswith("mini.toml")
+    (problem,) = bank.problems()
+    assert problem.template_id == "mini-product"
+    assert "already used by" in problem.message
+    assert problem.path.endswith("copy.toml")
+
+
+def test_missing_folder_is_a_problem_not_a_crash(tmp_path: Path) -> None:
+    bank = load_bank([str(tmp_path / "nope")])
+    assert len(bank) == 0
+    assert "no such file or folder" in str(bank.problems()[0])
+
+
+def test_good_pack_checks_clean() -> None:
+    report = check_bank(load_bank([str(DATA / "good")]), seeds_per_template=20)
+    assert report.problems == ()
+    assert report.templates == 1
+    assert report.instances == 20
