@@ -35,7 +35,8 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="an extra question pack (folder of *.toml); repeatable; also QUIZZER_QUESTIONS",
     )
-    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+    # prog= spares argparse a HelpFormatter (and its `import shutil`) on every start.
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", prog="quizzer")
 
     count = verbs.add_parser(
         "count",

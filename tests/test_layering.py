@@ -1,11 +1,25 @@
-"""The core and the `count` verb never load the TUI (or anything outside the standard library)."""
+"""Layering: who may import whom (checked statically), and headless verbs never load the TUI."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "quizzer"
+
+#: layer -> quizzer layers it may import (a layer may always import itself). Top to bottom:
+#: cli/commands -> bank -> grading -> core. Only the TUI (a later layer) may import textual or rich.
+ALLOWED = {
+    "core": {"core"},
+    "grading": {"core"},
+    "bank": {"core", "grading"},
+    "commands": {"core", "grading", "bank", "paths", "commands"},
+}
+FORBIDDEN_EVERYWHERE_BUT_TUI = {"textual", "rich"}
 
 CHECK = """
 import sys
@@ -15,15 +29,48 @@ print("HEAVY:" + ",".join(heavy))
 """
 
 
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_layers_import_only_downwards(layer: str) -> None:
+    for path in sorted((PACKAGE / layer).rglob("*.py")):
+        for name in _imports(path):
+            parts = name.split(".")
+            assert parts[0] not in FORBIDDEN_EVERYWHERE_BUT_TUI, f"{path} imports {name}"
+            if parts[0] == "quizzer" and len(parts) > 1:
+                assert parts[1] in ALLOWED[layer] | {layer}, f"{path.relative_to(PACKAGE)} imports {name}"
+
+
+def test_core_and_grading_use_only_the_standard_library() -> None:
+    for layer in ("core", "grading"):
+        for path in sorted((PACKAGE / layer).rglob("*.py")):
+            for name in _imports(path):
+                top = name.split(".")[0]
+                assert top in sys.stdlib_module_names or top in ("quizzer", "_ast"), f"{path} imports {name}"
+
+
 @pytest.mark.parametrize(
     "imports",
     [
         "import quizzer.core",
         "import quizzer.cli",
         "from quizzer.cli import main; main(['count', 'gpt2', '--json'])",
+        "from quizzer.cli import main; main(['list', '--json'])",
+        "from quizzer.cli import main; main(['show', 'embedding-table-params#1', '--json'])",
+        "from quizzer.cli import main; main(['grade', 'embedding-table-params#1', '16M', '--json'])",
+        "from quizzer.cli import main; main(['check', 'tests/data/good', '--seeds', '3'])",
     ],
 )
-def test_headless_imports_stay_light(imports: str) -> None:
+def test_headless_verbs_never_load_the_tui(imports: str) -> None:
     proc = subprocess.run(
         [sys.executable, "-c", CHECK.format(imports=imports)],
         capture_output=True,
@@ -34,9 +81,9 @@ def test_headless_imports_stay_light(imports: str) -> None:
     assert proc.stdout.strip().splitlines()[-1] == "HEAVY:"
 
 
-def test_core_imports_only_the_standard_library() -> None:
+def test_core_imports_only_the_standard_library_at_run_time() -> None:
     code = (
-        "import sys, quizzer.core\n"
+        "import sys, quizzer.core, quizzer.grading\n"
         "top = {m.split('.')[0] for m in sys.modules if not m.startswith('_')}\n"
         "third = top - set(sys.stdlib_module_names) - {'quizzer'}\n"
         "print(sorted(third))"

@@ -3,67 +3,47 @@
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.schema import Template, parse_template
+from quizzer.core.checks import did_you_mean
+
+#: A template id line, found without parsing the file, so `show ID` parses only the file that holds ID.
+_ID_LINE = re.compile(rb'^[ \t]*id[ \t]*=[ \t]*["\']([^"\'\n]+)["\']', re.MULTILINE)
 
 
 class Bank:
-    """The templates of one or more packs. Files are parsed at load; a template is validated on first use.
+    """The templates of one or more packs, in the order their files were added.
 
-    Problems (TOML syntax errors, files of the wrong shape, duplicate ids, invalid templates) are collected
-    in ``problems``; they never stop the other templates loading.
+    A file is parsed when a template in it is first needed (``get`` finds it by a text scan for its id;
+    ``ids``, ``templates`` and ``problems`` parse everything); a template is validated on first use.
+    Problems (TOML syntax errors, files of the wrong shape, duplicate ids, invalid templates) are collected;
+    they never stop the other templates loading.
     """
 
     def __init__(self) -> None:
+        self._files: list[str] = []
+        self._parsed: set[str] = set()
+        self._scan: dict[str, list[str]] = {}
         self._raw: dict[str, tuple[str, dict[str, Any]]] = {}
         self._valid: dict[str, Template] = {}
         self._invalid: dict[str, TemplateError] = {}
         self.file_problems: list[TemplateError] = []
 
     def add_file(self, path: str) -> None:
-        """Parse one TOML file; its templates join the bank, its problems the report."""
+        """Add one TOML file (parsed on demand)."""
+        self._files.append(path)
         try:
             with open(path, "rb") as fh:
-                data = tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            self.file_problems.append(TemplateError(path, None, None, f"TOML syntax error: {exc}"))
-            return
-        except OSError as exc:
-            self.file_problems.append(TemplateError(path, None, None, f"cannot read: {exc.strerror}"))
-            return
-        unknown = sorted(set(data) - {"template"})
-        if unknown:
-            self.file_problems.append(
-                TemplateError(
-                    path, None, unknown[0], "unknown top-level key; templates go in [[template]] tables"
-                )
-            )
-        templates = data.get("template", [])
-        if not isinstance(templates, list):
-            self.file_problems.append(
-                TemplateError(path, None, "template", "write templates as [[template]]")
-            )
-            return
-        for index, raw in enumerate(templates):
-            tid = raw.get("id") if isinstance(raw, dict) else None
-            if not isinstance(tid, str) or not tid:
-                self.file_problems.append(TemplateError(path, None, f"template[{index}].id", "is required"))
-            elif tid in self._raw:
-                first = self._raw[tid][0]
-                self.file_problems.append(
-                    TemplateError(
-                        path,
-                        tid,
-                        "id",
-                        f"already used by {first}; this copy is skipped (ids are never reused)",
-                    )
-                )
-            else:
-                self._raw[tid] = (path, raw)
+                text = fh.read()
+        except OSError:
+            return  # reported when the file is parsed
+        for match in _ID_LINE.finditer(text):
+            self._scan.setdefault(match.group(1).decode("utf-8", "replace"), []).append(path)
 
     def add_dir(self, directory: str) -> None:
         """Every ``*.toml`` file in ``directory`` (not recursive), in name order."""
@@ -77,12 +57,65 @@ class Bank:
         for name in names:
             self.add_file(os.path.join(directory, name))
 
+    def _parse_file(self, path: str) -> None:
+        if path in self._parsed:
+            return
+        self._parsed.add(path)
+        problem = lambda field, message: self.file_problems.append(TemplateError(path, None, field, message))  # noqa: E731
+        try:
+            with open(path, "rb") as fh:
+                data = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as exc:
+            problem(None, f"TOML syntax error: {exc}")
+            return
+        except OSError as exc:
+            problem(None, f"cannot read: {exc.strerror}")
+            return
+        unknown = sorted(set(data) - {"template"})
+        if unknown:
+            problem(unknown[0], "unknown top-level key; templates go in [[template]] tables")
+        templates = data.get("template", [])
+        if not isinstance(templates, list):
+            problem("template", "write templates as [[template]]")
+            return
+        for index, raw in enumerate(templates):
+            tid = raw.get("id") if isinstance(raw, dict) else None
+            if not isinstance(tid, str) or not tid:
+                problem(f"template[{index}].id", "is required")
+            elif tid in self._raw:
+                first = self._raw[tid][0]
+                self.file_problems.append(
+                    TemplateError(
+                        path,
+                        tid,
+                        "id",
+                        f"already used by {first}; this copy is skipped (ids are never reused)",
+                    )
+                )
+            else:
+                self._raw[tid] = (path, raw)
+
+    def _parse_all(self) -> None:
+        for path in self._files:
+            self._parse_file(path)
+
     def ids(self) -> list[str]:
         """Every template id found, valid or not, in load order."""
+        self._parse_all()
         return list(self._raw)
 
-    def path_of(self, template_id: str) -> str:
-        return self._raw[template_id][0]
+    def __contains__(self, template_id: object) -> bool:
+        return isinstance(template_id, str) and self._locate(template_id)
+
+    def _locate(self, template_id: str) -> bool:
+        """Parse what is needed to know ``template_id``: only its file when the scan finds it in one."""
+        if template_id not in self._raw:
+            candidates = self._scan.get(template_id, [])
+            if len(candidates) == 1:
+                self._parse_file(candidates[0])
+            if template_id not in self._raw or len(candidates) != 1:
+                self._parse_all()  # not found by the scan, or several files claim it: keep file order
+        return template_id in self._raw
 
     def get(self, template_id: str) -> Template:
         """The validated template; raises TemplateError if it is invalid, KeyError if unknown."""
@@ -90,6 +123,8 @@ class Bank:
             return self._valid[template_id]
         if template_id in self._invalid:
             raise self._invalid[template_id]
+        if not self._locate(template_id):
+            raise KeyError(template_id)
         path, raw = self._raw[template_id]
         try:
             template = parse_template(raw, path)
@@ -105,7 +140,7 @@ class Bank:
     def templates(self) -> list[Template]:
         """Every valid template (invalid ones are reported by ``problems``)."""
         out = []
-        for tid in self._raw:
+        for tid in self.ids():
             try:
                 out.append(self.get(tid))
             except TemplateError:
@@ -139,7 +174,4 @@ def load_bank(paths: Iterable[str]) -> Bank:
 
 def suggest_id(bank: Bank, template_id: str) -> str:
     """A 'did you mean' hint for an unknown id."""
-    import difflib
-
-    hint = difflib.get_close_matches(template_id, bank.ids(), n=1)
-    return f" (did you mean {hint[0]!r}?)" if hint else ""
+    return did_you_mean(template_id, bank.ids())

@@ -10,6 +10,7 @@ from quizzer.bank.errors import TemplateError
 from quizzer.bank.expr import BUILTIN_NAMES, Expr, ExprError, plain
 from quizzer.bank.schema import Template, Variable
 from quizzer.bank.text import PLACEHOLDER_RE, answer_display, derivation_table, format_value, render_text
+from quizzer.core.checks import did_you_mean
 from quizzer.core.record import Record
 from quizzer.core.spec import ModelSpec
 from quizzer.core.trace import Result, Step
@@ -78,18 +79,14 @@ def variable_names(template: Template) -> set[str]:
 
 def check_names(template: Template) -> None:
     """Every expression names known variables (defined before use) and functions; placeholders resolve."""
-    import difflib
-
     known_functions = BUILTIN_NAMES | set(calculators())
 
     def check(expr: Expr, field: str, allowed: set[str]) -> None:
         for name in sorted(expr.calls - known_functions):
-            hint = difflib.get_close_matches(name, sorted(known_functions), n=1)
-            close = f" (did you mean {hint[0]!r}?)" if hint else ""
+            close = did_you_mean(name, known_functions)
             raise TemplateError(template.path, template.id, field, f"unknown calculator {name!r}{close}")
         for name in sorted(expr.names - allowed):
-            hint = difflib.get_close_matches(name, sorted(allowed), n=1)
-            close = f" (did you mean {hint[0]!r}?)" if hint else ""
+            close = did_you_mean(name, allowed)
             raise TemplateError(template.path, template.id, field, f"unknown variable {name!r}{close}")
 
     defined: set[str] = set()
@@ -117,8 +114,7 @@ def check_names(template: Template) -> None:
         for match in PLACEHOLDER_RE.finditer(text):
             name = match.group(1)
             if name not in defined and name not in TEXT_NAMES:
-                hint = difflib.get_close_matches(name, sorted(defined | TEXT_NAMES), n=1)
-                close = f" (did you mean {hint[0]!r}?)" if hint else ""
+                close = did_you_mean(name, defined | TEXT_NAMES)
                 raise TemplateError(
                     template.path, template.id, field, f"unknown placeholder {{{name}}}{close}"
                 )
@@ -278,14 +274,11 @@ def answer_with_derivation(
 
 def generate(template: Template, seed: int, overrides: Mapping[str, Any] | None = None) -> Instance:
     """The instance of ``template`` for ``seed`` (deterministic); ``overrides`` fix some variables."""
-    import difflib
-
     given = dict(overrides or {})
     by_name = {v.name: v for v in template.variables}
     for name in given:
         if name not in by_name:
-            hint = difflib.get_close_matches(name, sorted(by_name), n=1)
-            close = f" (did you mean {hint[0]!r}?)" if hint else ""
+            close = did_you_mean(name, by_name)
             raise TemplateError(template.path, template.id, "variables", f"no variable {name!r}{close}")
     fixed = {name: parse_override(by_name[name], value, template) for name, value in given.items()}
     env = draw_variables(template, random.Random(f"{template.id}#{seed}"), fixed)

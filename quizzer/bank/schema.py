@@ -8,6 +8,7 @@ from typing import Any
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.expr import BUILTIN_NAMES, Expr, ExprError
+from quizzer.core.checks import did_you_mean
 from quizzer.core.errors import QuizzerError
 from quizzer.core.record import Record
 from quizzer.core.units import Unit
@@ -117,8 +118,6 @@ class _Reader:
         return TemplateError(self.path, self.tid, field, message)
 
     def unknown_keys(self, table: Mapping[str, Any], allowed: set[str] | dict[str, bool], where: str) -> None:
-        import difflib
-
         for key in table:
             if key not in allowed:
                 if where and key in TEMPLATE_KEYS:
@@ -130,8 +129,7 @@ class _Reader:
                             "[table] header"
                         ),
                     )
-                hint = difflib.get_close_matches(key, list(allowed), n=1)
-                close = f" (did you mean {hint[0]!r}?)" if hint else ""
+                close = did_you_mean(key, allowed)
                 expected = ", ".join(sorted(allowed))
                 raise self.error(f"{where}{key}", f"unknown key{close}; expected one of: {expected}")
 

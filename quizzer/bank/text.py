@@ -79,7 +79,8 @@ def answer_display(value: int | float, unit: str, display: str | None) -> str:
         return f"{format_sig(value / scale, 3)} {display}"
     if unit in (Unit.PARAMS, Unit.TOKENS, Unit.PATCHES, Unit.COUNT) and isinstance(value, int):
         short = format_si(value)
-        return f"{format_count(value)} {unit}" + (f" ({short})" if short != format_count(value) else "")
+        words = "" if unit == Unit.COUNT else f" {unit}"
+        return f"{format_count(value)}{words}" + (f" ({short})" if short != format_count(value) else "")
     if unit == Unit.BYTES and isinstance(value, int) and value >= 1000:
         return f"{format_count(value)} bytes ({format_bytes(value)} = {format_bytes(value, binary=False)})"
     return format_quantity(value, unit)

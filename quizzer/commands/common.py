@@ -22,13 +22,13 @@ def open_bank(args: argparse.Namespace) -> Bank:
 
 
 def warn_problems(bank: Bank) -> None:
-    """File-level problems (syntax errors, duplicate ids) go to stderr; loading carries on."""
-    for problem in bank.file_problems:
+    """Every load problem (syntax errors, duplicate ids, invalid templates skipped) goes to stderr."""
+    for problem in bank.problems():
         print(f"quizzer: warning: {problem}", file=sys.stderr)
 
 
 def find_template(bank: Bank, template_id: str) -> Template:
-    if template_id not in bank.ids():
+    if template_id not in bank:
         raise UsageError(f"no template {template_id!r}{suggest_id(bank, template_id)}; see `quizzer list`")
     return bank.get(template_id)
 

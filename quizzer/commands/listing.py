@@ -10,8 +10,8 @@ from quizzer.commands.common import open_bank, warn_problems
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     bank = open_bank(args)
-    warn_problems(bank)
     templates = [t for t in bank.templates() if not args.topic or t.topic == args.topic]
+    warn_problems(bank)
     rows = [
         {
             "id": t.id,

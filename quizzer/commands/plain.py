@@ -42,6 +42,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 out.write(f"\n\nscore: {right}/{asked} right\n")
                 return 0
             if not line.strip():
+                verdict = None
                 break
             verdict = grade_instance(instance, line.strip())
             if verdict.kind != "unparsed":
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             out.write(f"skipped. The answer: {instance.display}\n")
             continue
         right += verdict.kind in RIGHT
-        out.write(f"{verdict.kind.upper()}: {verdict.message}\n")
+        out.write(f"→ {verdict.message}\n")
         out.write(
             f"\nAnswer: {instance.display}\n\n{instance.explanation.strip()}\n\n"
             f"TL;DR: {instance.tldr.strip()}\n"

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -121,17 +122,29 @@ for _module, _names in _CALCULATOR_MODULES.items():
 __all__ = ["CALCULATORS", *sorted(_EXPORTS)]
 
 
-def _calculators() -> dict[str, Callable[..., Result]]:
-    return {
-        name: getattr(import_module(f"quizzer.core.{module}"), name)
-        for module, names in _CALCULATOR_MODULES.items()
-        for name in names
-    }
+class _Calculators(Mapping[str, "Callable[..., Result]"]):
+    """CALCULATORS: names are known up front; a calculator's module is imported on first lookup."""
+
+    def __init__(self) -> None:
+        self._module_of = {name: module for module, names in _CALCULATOR_MODULES.items() for name in names}
+
+    def __getitem__(self, name: str) -> Callable[..., Result]:
+        module = self._module_of[name]  # KeyError for unknown names, as a dict would
+        return getattr(import_module(f"quizzer.core.{module}"), name)  # type: ignore[no-any-return]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._module_of)
+
+    def __len__(self) -> int:
+        return len(self._module_of)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._module_of
 
 
 def __getattr__(name: str) -> Any:
     if name == "CALCULATORS":
-        value: Any = _calculators()
+        value: Any = _Calculators()
     elif name in _EXPORTS:
         value = getattr(import_module(f"quizzer.core.{_EXPORTS[name]}"), name)
     else:

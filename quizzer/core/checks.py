@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from quizzer.core.errors import SpecError
 
@@ -74,3 +75,15 @@ def one_of(name: str, value: object, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise SpecError(f"{name} ({value!r}) must be one of {', '.join(allowed)}")
     return value  # type: ignore[return-value]
+
+
+def did_you_mean(name: str, options: Iterable[str]) -> str:
+    """A " (did you mean 'x'?)" hint for a misspelt name, or "" when nothing is close.
+
+    >>> did_you_mean("embeding_params", ["embedding_params", "mlp_params"])
+    " (did you mean 'embedding_params'?)"
+    """
+    import difflib  # only on error paths: keeps difflib out of the cold start
+
+    hint = difflib.get_close_matches(name, sorted(options), n=1)
+    return f" (did you mean {hint[0]!r}?)" if hint else ""

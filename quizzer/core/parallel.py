@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from quizzer.core.checks import count, positive
+from quizzer.core.checks import count, did_you_mean, positive
 from quizzer.core.errors import SpecError, UnknownNameError
 from quizzer.core.trace import Number, Result, Trace, num
 from quizzer.core.units import Unit, dtype_bytes
@@ -141,10 +141,7 @@ def ring_collective_time(collective: str, total_bytes: int | float, n_gpus: int,
     """
     key = collective.lower().replace("_", "-").replace(" ", "-")
     if key not in COLLECTIVES:
-        import difflib  # only on the error path, as in units.py: keeps cold start short
-
-        hint = difflib.get_close_matches(key, list(COLLECTIVES), n=1)
-        close = f" (did you mean {hint[0]!r}?)" if hint else ""
+        close = did_you_mean(key, COLLECTIVES)
         raise UnknownNameError(f"unknown collective {collective!r}{close}; known: {', '.join(COLLECTIVES)}")
     total_bytes, n_gpus = count("total_bytes", total_bytes), count("n_gpus", n_gpus)
     if n_gpus < 2:

@@ -8,6 +8,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
+from quizzer.core.checks import did_you_mean
 from quizzer.core.errors import UnknownNameError
 from quizzer.core.hf import from_hf_config
 from quizzer.core.record import Record
@@ -67,10 +68,7 @@ def preset(name: str) -> Preset:
     names = _entries()[1]
     canonical = names.get(name.lower())
     if canonical is None:
-        import difflib
-
-        hint = difflib.get_close_matches(name.lower(), list(names), n=1)
-        close = f" (did you mean {hint[0]!r}?)" if hint else ""
+        close = did_you_mean(name.lower(), names)
         raise UnknownNameError(f"unknown model preset {name!r}{close}; see `quizzer count --list`")
     return _build(canonical)
 

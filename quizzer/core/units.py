@@ -95,11 +95,10 @@ def unknown_name_message(kind: str, name: str, known: object) -> str:
     >>> unknown_name_message("dtype", "bf61", ["bf16", "fp32"])
     "unknown dtype 'bf61' (did you mean 'bf16'?); known: bf16, fp32"
     """
-    import difflib  # only on the error path: keeps cold start short
+    from quizzer.core.checks import did_you_mean
 
     names = sorted(known)  # type: ignore[call-overload]
-    hint = difflib.get_close_matches(str(name), names, n=1)
-    close = f" (did you mean {hint[0]!r}?)" if hint else ""
+    close = did_you_mean(str(name), names)
     return f"unknown {kind} {name!r}{close}; known: {', '.join(names)}"
 
 

@@ -6,10 +6,12 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 BIN = Path(sys.executable).parent
-PACKAGE = Path(__file__).resolve().parents[2] / "quizzer"
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "quizzer"
 RUNS = 21
 
 
@@ -34,27 +36,82 @@ def cold_starts(commands: dict[str, list[str]], runs: int = RUNS) -> dict[str, f
     return {label: statistics.median(values) for label, values in times.items()}
 
 
+def throughput(work: Callable[[], int], min_seconds: float = 1.0) -> float:
+    """Items per second of ``work`` (which returns how many items it did), over at least ``min_seconds``."""
+    done, start = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < min_seconds or not done:
+        done += work()
+    return done / elapsed
+
+
+def engine_rows() -> list[str]:
+    """Bank load + check time, instances per second, grades per second."""
+    sys.path.insert(0, str(ROOT))
+    from quizzer.bank.check import check_bank
+    from quizzer.bank.loader import load_bank
+    from quizzer.bank.render import generate
+    from quizzer.commands.grade import grade_instance
+    from quizzer.core.units import format_si
+    from quizzer.paths import questions_dir
+
+    start = time.perf_counter()
+    bank = load_bank([questions_dir()])
+    templates = bank.templates()
+    load_ms = (time.perf_counter() - start) * 1000
+    start = time.perf_counter()
+    report = check_bank(bank, seeds_per_template=200)
+    check_ms = (time.perf_counter() - start) * 1000
+    seeds = iter(range(10**9))
+
+    def make() -> int:
+        for template in templates:
+            generate(template, next(seeds))
+        return len(templates)
+
+    instances = [generate(t, s) for t in templates for s in range(20)]
+    answers = [
+        format_si(i.value, 4) if i.unit in ("params", "tokens") else f"{i.value} {i.unit}" for i in instances
+    ]
+
+    def grade_all() -> int:
+        for instance, answer in zip(instances, answers, strict=True):
+            grade_instance(instance, answer)
+        return len(instances)
+
+    return [
+        f"  load the bank ({len(templates)} templates)          {load_ms:8.1f} ms",
+        f"  check the bank ({report.instances} instances)       {check_ms:8.1f} ms",
+        f"  instances generated, all templates      {throughput(make):8.0f} /s",
+        f"  answers graded                          {throughput(grade_all):8.0f} /s",
+    ]
+
+
 def main() -> int:
     # An installed quizzer runs from bytecode (pip compiles at install time); an editable checkout under
     # PYTHONDONTWRITEBYTECODE=1 would recompile every module on every start, so compile it first.
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(PACKAGE)], check=True)
     quizzer = str(BIN / "quizzer")
-    budgets = {"quizzer count llama-3-8b --json": 5.0}
+    commands = {
+        "quizzer count llama-3-8b --json": ([quizzer, "count", "llama-3-8b", "--json"], 5.0),
+        "quizzer show embedding-table-params --json": (
+            [quizzer, "show", "embedding-table-params#1", "--json"],
+            5.0,
+        ),
+    }
     medians = cold_starts(
-        {
-            "python -c pass (baseline)": [sys.executable, "-c", "pass"],
-            "quizzer count llama-3-8b --json": [quizzer, "count", "llama-3-8b", "--json"],
-        }
+        {"baseline": [sys.executable, "-c", "pass"], **{label: argv for label, (argv, _) in commands.items()}}
     )
-    baseline = medians.pop("python -c pass (baseline)")
+    baseline = medians.pop("baseline")
     print(f"cold start, median of {RUNS} interleaved runs")
     print(f"  {'python -c pass (baseline)':<44} {baseline * 1000:7.1f} ms")
     over = 0
     for label, value in medians.items():
-        ratio, budget = value / baseline, budgets[label]
+        ratio, budget = value / baseline, commands[label][1]
         verdict = "ok" if ratio <= budget else "OVER BUDGET"
         print(f"  {label:<44} {value * 1000:7.1f} ms   ratio {ratio:5.2f} (budget <= {budget})  {verdict}")
         over += ratio > budget
+    print("question engine (in process)")
+    print("\n".join(engine_rows()))
     return 1 if over else 0
 
 

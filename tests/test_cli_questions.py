@@ -1,0 +1,207 @@
+"""The question verbs: list, show, grade, plain, check (JSON shapes, exit codes, packs)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from quizzer.cli import main
+
+DATA = Path(__file__).resolve().parent / "data"
+EMBEDDING = [
+    "embedding-table-params",
+    "--set",
+    "vocab_size=32000",
+    "--set",
+    "d_model=512",
+    "--set",
+    "tied=true",
+]
+
+
+def run(
+    *args: str, stdin: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "quizzer", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        input=stdin,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def out_json(capsys: pytest.CaptureFixture[str], *args: str) -> Any:
+    assert main([*args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_show_acceptance(capsys: pytest.CaptureFixture[str]) -> None:
+    data = out_json(capsys, "show", *EMBEDDING)
+    assert data["answer"]["value"] == 16384000
+    assert data["answer"]["unit"] == "params"
+    assert data["variables"] == {"vocab_size": 32000, "d_model": 512, "tied": True} | {
+        k: v for k, v in data["variables"].items() if k not in ("vocab_size", "d_model", "tied")
+    }
+    for key in ("id", "seed", "title", "topic", "difficulty", "prompt", "explanation", "mistakes"):
+        assert key in data
+    assert data["id"] == "embedding-table-params"
+    assert "32,000" in data["prompt"]
+    assert all(set(m) >= {"value", "feedback"} for m in data["mistakes"])
+    assert data["derivation"][-1]["value"] == 16384000
+
+
+@pytest.mark.parametrize("answer", ["16.4M", "16,384,000", "1.6384e7", "16.384 million"])
+def test_grade_acceptance_right(answer: str, capsys: pytest.CaptureFixture[str]) -> None:
+    data = out_json(capsys, "grade", *EMBEDDING, "--seed", "1", answer)
+    assert data["verdict"] in ("exact", "correct")
+    assert data["expected"] == {"value": 16384000, "unit": "params"}
+    assert data["mistake"] is None
+
+
+def test_grade_acceptance_tied_head(capsys: pytest.CaptureFixture[str]) -> None:
+    data = out_json(capsys, "grade", *EMBEDDING, "--seed", "1", "32,768,000")
+    assert data["verdict"] == "wrong"
+    assert data["mistake"] == "head-counted-in-the-table"
+    assert "counted a second vocab_size × d_model matrix" in data["message"]
+    assert data["given"] == {"value": 32768000, "unit": "params"}
+    assert data["relative_error"] == pytest.approx(1.0)
+
+
+def test_grade_unparsed_and_wrong_dimension(capsys: pytest.CaptureFixture[str]) -> None:
+    data = out_json(capsys, "grade", *EMBEDDING, "--seed", "1", "sixteen")
+    assert data["verdict"] == "unparsed"
+    assert data["given"] is None
+    assert data["relative_error"] is None
+    data = out_json(capsys, "grade", *EMBEDDING, "--seed", "1", "16 seconds")
+    assert data["verdict"] == "unparsed"
+    assert "seconds" in data["message"] or "time" in data["message"]
+
+
+def test_show_is_deterministic_and_id_seed_matches_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    first = out_json(capsys, "show", "embedding-table-params#42")
+    second = out_json(capsys, "show", "embedding-table-params", "--seed", "42")
+    assert first == second
+    assert first["seed"] == 42
+    assert first["instance"] == "embedding-table-params#42"
+
+
+def test_show_no_answer_hides_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", *EMBEDDING, "--seed", "3", "--no-answer"]) == 0
+    text = capsys.readouterr().out
+    assert "32,000" in text
+    assert "16,384,000" not in text
+    assert "Answer" not in text
+
+
+def test_overrides_outside_the_drawn_range(capsys: pytest.CaptureFixture[str]) -> None:
+    data = out_json(capsys, "show", "embedding-table-params#1", "--set", "vocab_size=7", "--set", "d_model=3")
+    assert data["answer"]["value"] == 21
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["grade", "embedding-table-params", "16M"], "give the seed"),
+        (["show", "embeding-table-params"], "did you mean 'embedding-table-params'"),
+        (["show", "embedding-table-params#x"], "seed after # must be a whole number"),
+        (["show", "embedding-table-params#1", "--set", "vocab=5"], "did you mean 'vocab_size'"),
+        (["show", "embedding-table-params#1", "--set", "vocab_size=lots"], "is not a number"),
+        (["show", "embedding-table-params#1", "--set", "head=x"], "computed from other variables"),
+        (["show", "embedding-table-params#1", "--set", "tied"], "write NAME=VALUE"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(args: list[str], message: str) -> None:
+    proc = run(*args)
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_list_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    rows = out_json(capsys, "list")
+    assert rows
+    assert all(set(r) == {"id", "title", "topic", "difficulty", "kind", "minutes"} for r in rows)
+    assert "embedding-table-params" in {r["id"] for r in rows}
+    only = out_json(capsys, "list", "--topic", "embeddings")
+    assert {r["topic"] for r in only} == {"embeddings"}
+
+
+def test_questions_packs_from_flag_and_environment(capsys: pytest.CaptureFixture[str]) -> None:
+    rows = out_json(capsys, "list", "--questions", str(DATA / "good"))
+    assert "mini-product" in {r["id"] for r in rows}
+    proc = run("show", "mini-product#5", "--json", env={"QUIZZER_QUESTIONS": str(DATA / "good")})
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["answer"]["value"] == data["variables"]["a"] * data["variables"]["b"]
+
+
+def test_duplicate_id_in_a_pack_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "dup.toml").write_text((Path("questions") / "embeddings.toml").read_text(encoding="utf-8"))
+    proc = run("list", "--questions", str(tmp_path))
+    assert proc.returncode == 0
+    assert "already used by" in proc.stderr
+    assert "dup.toml" in proc.stderr
+
+
+def test_check_exit_codes() -> None:
+    clean = run("check", str(DATA / "good"), "--seeds", "20")
+    assert clean.returncode == 0, clean.stdout
+    assert "0 problems" in clean.stdout
+    bad = run("check", str(DATA / "bad"), "--seeds", "5")
+    assert bad.returncode == 1
+    lines = bad.stdout.strip().splitlines()
+    assert len(lines) >= 9  # one per fixture, then the summary
+    assert "unknown calculator 'embeding_params'" in bad.stdout
+    assert "inside the tolerance" in bad.stdout
+    assert "unsatisfiable" in bad.stdout
+
+
+def test_plain_drill_over_a_pipe() -> None:
+    proc = run(
+        "plain",
+        "--questions",
+        str(DATA / "good"),
+        "--topic",
+        "testing",
+        "--seed",
+        "7",
+        stdin="not a number\n\n12\n",
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "could not read" in out  # the unreadable answer is explained and asked again
+    assert "skipped. The answer:" in out
+    assert out.rstrip().endswith("right")
+    assert "score: " in out
+
+
+def test_plain_stops_after_count() -> None:
+    proc = run(
+        "plain",
+        "--questions",
+        str(DATA / "good"),
+        "--topic",
+        "testing",
+        "--seed",
+        "1",
+        "--count",
+        "2",
+        stdin="1\n2\n3\n4\n",
+    )
+    assert proc.returncode == 0
+    assert "score: 0/2 right" in proc.stdout
+    assert "question 3" not in proc.stdout
+
+
+def test_plain_same_seed_same_questions() -> None:
+    first = run("plain", "--seed", "11", "--count", "3", stdin="\n\n\n")
+    second = run("plain", "--seed", "11", "--count", "3", stdin="\n\n\n")
+    assert first.stdout == second.stdout
