@@ -14,8 +14,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.mark.slow
 def test_wheel_contains_the_bank_and_presets(tmp_path: Path) -> None:
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     (wheel,) = tmp_path.glob("quizzer-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     banked = {p.name for p in (ROOT / "questions").glob("*.toml")}

@@ -14,6 +14,7 @@ from quizzer.bank.loader import Bank, load_bank
 from quizzer.bank.render import Instance, generate
 from quizzer.bank.schema import Template
 from quizzer.commands.grade import grade_instance
+from quizzer.core.trace import num
 from quizzer.core.units import (
     Unit,
     format_bytes,
@@ -51,12 +52,10 @@ def written_forms(instance: Instance) -> list[str]:
     """The answer as people write it: all digits, a 4-figure suffix, scientific, and with its unit."""
     value, unit = instance.value, instance.unit
     if unit == Unit.RATIO:
-        return [
-            format_sig(value, 6),
-            f"{format_sig(100 * value, 5)}%",
-            f"{format_sci(value, 5)}",
-            format_sig(value, 4),
-        ]
+        percent = [f"{format_sig(100 * value, 5)}%", f"{format_sig(100 * value, 4)} %"]
+        if instance.display_unit == "%":  # a bare number means percent here
+            return [*percent, format_sig(100 * value, 5)]
+        return [*percent, format_sig(value, 6), format_sci(value, 5), format_sig(value, 4)]
     digits = format_count(value) if isinstance(value, int) else f"{value:,.6f}".rstrip("0").rstrip(".")
     forms = [f"{digits} {unit}", f"{format_sci(value, 5)} {unit}", format_quantity(value, unit, digits=4)]
     if unit in COUNT_UNITS:
@@ -68,6 +67,13 @@ def written_forms(instance: Instance) -> list[str]:
     elif unit in (Unit.FLOP_PER_S, Unit.BYTES_PER_S):
         forms.append(format_rate(value, unit, digits=4))
     return forms
+
+
+def written(instance: Instance, value: float) -> str:
+    """``value`` written precisely with an explicit unit (a ratio as a percentage)."""
+    if instance.unit == Unit.RATIO:
+        return f"{format_sig(100 * value, 10)}%"
+    return f"{format_sci(value, 10)} {instance.unit}"
 
 
 def far_away(instance: Instance) -> float:
@@ -104,8 +110,8 @@ def test_generation_is_deterministic_and_well_formed(template_id: str, seed: int
         assert not re.search(r"\{[a-z_][a-z0-9_]*(:[a-z-]+)?\}", text), text
     assert instance.derivation[-1].value == value
     assert instance.derivation[-1].unit == instance.unit
-    last_row = instance.explanation.strip().splitlines()
-    assert any(format_count(value) in line or f"{value}" in line for line in last_row if line.startswith("|"))
+    table_rows = [line for line in instance.explanation.splitlines() if line.startswith("|")]
+    assert any(num(value) in row for row in table_rows), "the derivation table shows the answer"
 
 
 def _check_domains(template: Template, instance: Instance) -> None:
@@ -145,12 +151,7 @@ def test_written_forms_grade_right_and_far_answers_do_not(template_id: str, seed
     for form in written_forms(instance):
         verdict = grade_instance(instance, form)
         assert verdict.kind in RIGHT, (form, verdict.message)
-    far = grade_instance(
-        instance,
-        f"{format_sci(far_away(instance), 6)} {instance.unit}"
-        if instance.unit != Unit.RATIO
-        else format_sci(far_away(instance), 6),
-    )
+    far = grade_instance(instance, written(instance, far_away(instance)))
     assert far.kind not in RIGHT, far.message
 
 
@@ -162,12 +163,7 @@ def test_each_mistake_grades_as_that_mistake(template_id: str, seed: int) -> Non
     for mistake in instance.mistakes:
         if any(m.value == mistake.value for m in instance.mistakes[: instance.mistakes.index(mistake)]):
             continue  # an earlier mistake with the same value wins
-        text = (
-            f"{format_sci(mistake.value, 8)} {instance.unit}"
-            if instance.unit != Unit.RATIO
-            else str(mistake.value)
-        )
-        verdict = grade_instance(instance, text)
+        verdict = grade_instance(instance, written(instance, mistake.value))
         assert verdict.kind not in RIGHT
         assert verdict.mistake == mistake.name, (mistake, verdict.message)
         assert verdict.feedback == mistake.feedback

@@ -9,7 +9,14 @@ from collections.abc import Iterable
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.expr import ExprError, plain
 from quizzer.bank.loader import Bank
-from quizzer.bank.render import _draw, _expand, answer_with_derivation, calculators, generate
+from quizzer.bank.render import (
+    _constraint_schedule,
+    _draw,
+    _expand,
+    answer_with_derivation,
+    calculators,
+    generate,
+)
 from quizzer.bank.schema import Template
 from quizzer.core.record import Record
 from quizzer.grading.grade import is_within
@@ -31,13 +38,17 @@ def acceptance_rate(template: Template, draws: int = 400, seed: int = 0) -> floa
     if not template.constraints:
         return 1.0
     rng, fns, passed = random.Random(seed), calculators(), 0
+    schedule = _constraint_schedule(template)
     for _ in range(draws):
         env: dict[str, object] = {}
         try:
-            for var in template.variables:
+            for var, constraints in zip(template.variables, schedule, strict=False):
                 value = plain(var.expr.evaluate(env, fns)) if var.expr is not None else _draw(var, rng)
                 _expand(var, value, env)
-            passed += all(plain(c.evaluate(env, fns)) for c in template.constraints)
+                if not all(plain(c.evaluate(env, fns)) for c in constraints):
+                    break
+            else:
+                passed += 1
         except ExprError:
             continue
     return passed / draws
@@ -56,6 +67,7 @@ def check_template(template: Template, seeds: Iterable[int]) -> tuple[list[Templ
     if rate < MIN_ACCEPTANCE:
         problems.append(problem("constraints", f"rarely satisfiable: {rate:.1%} of draws pass (want >= 5%)"))
     seen: set[tuple[str, str]] = set()
+    index_of = {m.name: i for i, m in enumerate(template.mistakes)}
     count = 0
     for seed in seeds:
         try:
@@ -72,16 +84,18 @@ def check_template(template: Template, seeds: Iterable[int]) -> tuple[list[Templ
                 problems.append(
                     problem("answer.expr", f"seed {seed}: the answer {value!r} is not finite and positive")
                 )
-        for i, mistake in enumerate(instance.mistakes):
-            key = (f"mistakes[{i}]", "inside")
-            if key not in seen and is_within(mistake.value, value, instance.tolerance):
-                seen.add(key)
+        for mistake in instance.mistakes:
+            field = f"mistakes[{index_of[mistake.name]}].answer"
+            if (field, "inside") not in seen and is_within(mistake.value, value, instance.tolerance):
+                seen.add((field, "inside"))
                 problems.append(
                     problem(
-                        f"mistakes[{i}].answer",
-                        f"seed {seed}: the mistake gives {mistake.value!r}, inside the tolerance of the "
-                        f"answer "
-                        f"{value!r}: the grader could never tell them apart",
+                        field,
+                        (
+                            f"seed {seed}: the mistake gives {mistake.value!r}, inside the tolerance of the "
+                            "answer "
+                            f"{value!r}: the grader could never tell them apart"
+                        ),
                     )
                 )
         if ("unit", "unit") not in seen:

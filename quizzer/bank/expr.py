@@ -84,7 +84,7 @@ _REJECTED: dict[type, str] = {
 class Expr:
     """A parsed, validated expression. ``names`` are the variables and functions it mentions."""
 
-    __slots__ = ("_tree", "calls", "names", "source")
+    __slots__ = ("_run", "_tree", "calls", "names", "source")
 
     def __init__(self, source: str) -> None:
         if not isinstance(source, str) or not source.strip():
@@ -105,13 +105,14 @@ class Expr:
                 calls.add(node.func.id)  # type: ignore[attr-defined]
         self.names = frozenset(names - calls)
         self.calls = frozenset(calls)
+        self._run = _Compiler(self.source).compile(self._tree)
 
     def __repr__(self) -> str:
         return f"Expr({self.source!r})"
 
     def evaluate(self, env: Mapping[str, Value], functions: Mapping[str, Callable[..., Any]]) -> Value:
         """The value, exact where the inputs are; calculator calls return ``Result``s."""
-        return _Evaluator(env, functions, self.source).run(self._tree)
+        return self._run(env, functions)
 
     def substitute(self, env: Mapping[str, Value]) -> str:
         """The expression with variables replaced by their values, for a derivation line."""
@@ -177,102 +178,143 @@ def plain(value: Value) -> Value:
     return value
 
 
-class _Evaluator:
-    __slots__ = ("env", "functions", "source")
+Compiled = Callable[[Mapping[str, Value], Mapping[str, Callable[..., Any]]], Value]
 
-    def __init__(self, env: Mapping[str, Value], functions: Mapping[str, Callable[..., Any]], source: str):
-        self.env, self.functions, self.source = env, functions, source
+_ARITH: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b,
+    "%": lambda a, b: a % b,
+}
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
+_FLOAT_ONLY = frozenset({"sqrt", "log2", "log10"})
+
+
+class _Compiler:
+    """Turns a validated tree into nested closures once, so evaluation is a few calls per node."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source: str) -> None:
+        self.source = source
 
     def fail(self, message: str) -> ExprError:
         return ExprError(f"{self.source!r}: {message}")
 
-    def run(self, node: Any) -> Value:
-        method = getattr(self, "_" + type(node).__name__)
-        return method(node)
+    def compile(self, node: Any) -> Compiled:
+        return getattr(self, "_" + type(node).__name__)(node)  # type: ignore[no-any-return]
 
-    def num(self, node: Any) -> Value:
-        value = self.run(node)
-        if isinstance(value, Result):
-            value = value.value
-        if isinstance(value, str):
-            raise self.fail(f"{value!r} is text, not a number")
-        return value
+    def number(self, node: Any) -> Compiled:
+        """A compiled operand that must be a number (a Result gives its value)."""
+        inner, fail = self.compile(node), self.fail
 
-    def _Constant(self, node: Any) -> Value:
-        return node.value
+        def run(env: Mapping[str, Value], fns: Mapping[str, Callable[..., Any]]) -> Value:
+            value = inner(env, fns)
+            if isinstance(value, Result):
+                value = value.value
+            if isinstance(value, str):
+                raise fail(f"{value!r} is text, not a number")
+            return value
 
-    def _Name(self, node: Any) -> Value:
-        if node.id in _CONSTANTS:
-            return _CONSTANTS[node.id]
-        try:
-            return self.env[node.id]
-        except KeyError:
-            raise self.fail(f"unknown variable {node.id!r}") from None
+        return run
 
-    def _UnaryOp(self, node: Any) -> Value:
+    def _Constant(self, node: Any) -> Compiled:
+        value = node.value
+        return lambda env, fns: value
+
+    def _Name(self, node: Any) -> Compiled:
+        name, fail = node.id, self.fail
+        if name in _CONSTANTS:
+            constant = _CONSTANTS[name]
+            return lambda env, fns: constant
+
+        def run(env: Mapping[str, Value], fns: Mapping[str, Callable[..., Any]]) -> Value:
+            try:
+                return env[name]
+            except KeyError:
+                raise fail(f"unknown variable {name!r}") from None
+
+        return run
+
+    def _UnaryOp(self, node: Any) -> Compiled:
         if isinstance(node.op, _ast.Not):
-            return not self.run(node.operand)
-        value = self.num(node.operand)
-        return -value if isinstance(node.op, _ast.USub) else +value
+            operand = self.compile(node.operand)
+            return lambda env, fns: not operand(env, fns)
+        operand = self.number(node.operand)
+        if isinstance(node.op, _ast.USub):
+            return lambda env, fns: -operand(env, fns)
+        return lambda env, fns: +operand(env, fns)
 
-    def _BoolOp(self, node: Any) -> Value:
-        if isinstance(node.op, _ast.And):
-            result: Value = True
-            for item in node.values:
-                result = self.run(item)
-                if not result:
+    def _BoolOp(self, node: Any) -> Compiled:
+        items = [self.compile(v) for v in node.values]
+        is_and = isinstance(node.op, _ast.And)
+
+        def run(env: Mapping[str, Value], fns: Mapping[str, Callable[..., Any]]) -> Value:
+            result: Value = is_and
+            for item in items:
+                result = item(env, fns)
+                if bool(result) != is_and:
                     return result
             return result
-        result = False
-        for item in node.values:
-            result = self.run(item)
-            if result:
-                return result
-        return result
 
-    def _Compare(self, node: Any) -> Value:
-        left = plain(self.run(node.left))
-        for op, comparator in zip(node.ops, node.comparators, strict=True):
-            right = plain(self.run(comparator))
-            symbol = _CMPOPS[type(op)]
-            try:
-                ok = {"==": left == right, "!=": left != right}.get(symbol)
-                if ok is None:
-                    ok = {"<": left < right, "<=": left <= right, ">": left > right, ">=": left >= right}[
-                        symbol
-                    ]
-            except TypeError:
-                raise self.fail(f"cannot compare {left!r} {symbol} {right!r}") from None
-            if not ok:
-                return False
-            left = right
-        return True
+        return run
 
-    def _IfExp(self, node: Any) -> Value:
-        return self.run(node.body) if self.run(node.test) else self.run(node.orelse)
+    def _Compare(self, node: Any) -> Compiled:
+        left = self.compile(node.left)
+        pairs = [
+            (_CMPOPS[type(op)], self.compile(c)) for op, c in zip(node.ops, node.comparators, strict=True)
+        ]
+        fail = self.fail
 
-    def _BinOp(self, node: Any) -> Value:
-        left, right = self.num(node.left), self.num(node.right)
+        def run(env: Mapping[str, Value], fns: Mapping[str, Callable[..., Any]]) -> Value:
+            a = plain(left(env, fns))
+            for symbol, right in pairs:
+                b = plain(right(env, fns))
+                try:
+                    ok = _COMPARE[symbol](a, b)
+                except TypeError:
+                    raise fail(f"cannot compare {a!r} {symbol} {b!r}") from None
+                if not ok:
+                    return False
+                a = b
+            return True
+
+        return run
+
+    def _IfExp(self, node: Any) -> Compiled:
+        test, body, orelse = self.compile(node.test), self.compile(node.body), self.compile(node.orelse)
+        return lambda env, fns: body(env, fns) if test(env, fns) else orelse(env, fns)
+
+    def _BinOp(self, node: Any) -> Compiled:
+        left, right = self.number(node.left), self.number(node.right)
         symbol = _BINOPS[type(node.op)]
-        try:
-            if symbol == "/":
-                if isinstance(left, int | Fraction) and isinstance(right, int | Fraction):
-                    return Fraction(left) / Fraction(right)
-                return left / right
-            if symbol == "**":
-                return self._power(left, right)
-            ops = {
-                "+": lambda a, b: a + b,
-                "-": lambda a, b: a - b,
-                "*": lambda a, b: a * b,
-                "//": lambda a, b: a // b,
-                "%": lambda a, b: a % b,
-            }
-            return ops[symbol](left, right)
-        except ZeroDivisionError:
-            raise self.fail("division by zero") from None
-        except OverflowError:
-            raise self.fail("the result is too large") from None
+        fail, power = self.fail, self._power
+        op = _ARITH.get(symbol)
+
+        def run(env: Mapping[str, Value], fns: Mapping[str, Callable[..., Any]]) -> Value:
+            a, b = left(env, fns), right(env, fns)
+            try:
+                if op is not None:
+                    return op(a, b)
+                if symbol == "/":
+                    if isinstance(a, int | Fraction) and isinstance(b, int | Fraction):
+                        return Fraction(a) / Fraction(b)
+                    return a / b
+                return power(a, b)
+            except ZeroDivisionError:
+                raise fail("division by zero") from None
+            except OverflowError:
+                raise fail("the result is too large") from None
+
+        return run
 
     def _power(self, base: Value, exponent: Value) -> Value:
         if isinstance(exponent, int | Fraction) and isinstance(base, int | Fraction):
@@ -289,27 +331,28 @@ class _Evaluator:
             raise self.fail(f"{base!r} ** {exponent!r} is not a finite real number")
         return result
 
-    def _Call(self, node: Any) -> Value:
-        name = node.func.id
-        fn = _BUILTINS.get(name) or self.functions.get(name)
-        if fn is None:
-            raise self.fail(f"unknown function {name!r}")
-        args = [self._arg(a) for a in node.args]
-        kwargs = {k.arg: self._arg(k.value) for k in node.keywords}
-        if name in _BUILTINS:
-            args = [
-                float(a) if isinstance(a, Fraction) and name in {"sqrt", "log2", "log10"} else a for a in args
-            ]
-        try:
-            return fn(*args, **kwargs)
-        except QuizzerError as exc:
-            raise self.fail(f"{name}(): {exc}") from None
-        except (TypeError, ValueError, ArithmeticError) as exc:
-            raise self.fail(f"{name}(): {exc}") from None
+    def _Call(self, node: Any) -> Compiled:
+        name, fail = node.func.id, self.fail
+        args = [self.compile(a) for a in node.args]
+        kwargs = [(k.arg, self.compile(k.value)) for k in node.keywords]
+        builtin = _BUILTINS.get(name)
 
-    def _arg(self, node: Any) -> Value:
-        value = self.run(node)
-        return plain(value)
+        def run(env: Mapping[str, Value], fns: Mapping[str, Callable[..., Any]]) -> Value:
+            fn = builtin or fns.get(name)
+            if fn is None:
+                raise fail(f"unknown function {name!r}")
+            values = [plain(a(env, fns)) for a in args]
+            if name in _FLOAT_ONLY:
+                values = [float(v) if isinstance(v, Fraction) else v for v in values]
+            named = {key: plain(value(env, fns)) for key, value in kwargs}
+            try:
+                return fn(*values, **named)
+            except QuizzerError as exc:
+                raise fail(f"{name}(): {exc}") from None
+            except (TypeError, ValueError, ArithmeticError) as exc:
+                raise fail(f"{name}(): {exc}") from None
+
+        return run
 
 
 _PRECEDENCE = {

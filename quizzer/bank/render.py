@@ -101,6 +101,8 @@ def check_names(template: Template) -> None:
         check(expr, f"constraints[{i}]", defined)
     for i, mistake in enumerate(template.mistakes):
         check(mistake.expr, f"mistakes[{i}].answer", defined)
+        if mistake.when is not None:
+            check(mistake.when, f"mistakes[{i}].when", defined)
     texts = {
         "prompt": template.prompt,
         "explanation": template.explanation,
@@ -198,12 +200,32 @@ def _expand(var: Variable, value: Any, env: dict[str, Any]) -> None:
         env[f"{var.name}_title"] = found.title
 
 
+def _constraint_schedule(template: Template) -> list[list[Expr]]:
+    """For each variable, the constraints that can be checked once it is drawn (its last dependency)."""
+    owner: dict[str, int] = {}
+    for i, var in enumerate(template.variables):
+        owner[var.name] = i
+        if var.kind == "preset":
+            owner.update(dict.fromkeys((f"{var.name}_{f}" for f in PRESET_FIELDS), i))
+    schedule: list[list[Expr]] = [[] for _ in template.variables] or [[]]
+    for constraint in template.constraints:
+        schedule[max((owner[n] for n in constraint.names if n in owner), default=0)].append(constraint)
+    return schedule
+
+
 def draw_variables(template: Template, rng: random.Random, overrides: Mapping[str, Any]) -> dict[str, Any]:
-    """Variable values satisfying the constraints; overrides are fixed, the rest drawn from ``rng``."""
+    """Variable values satisfying the constraints; overrides are fixed, the rest drawn from ``rng``.
+
+    Each constraint is checked as soon as the variables it names are known, so a bad draw is dropped
+    before the expensive derived variables after it are computed.
+    """
     fns = calculators()
+    schedule = _constraint_schedule(template)
+    all_fixed = set(overrides) >= {v.name for v in template.variables if v.expr is None}
     for _ in range(MAX_ATTEMPTS):
         env: dict[str, Any] = {}
-        for var in template.variables:
+        failed = None
+        for var, constraints in zip(template.variables, schedule, strict=False):
             if var.name in overrides:
                 value = overrides[var.name]
             elif var.expr is not None:
@@ -211,12 +233,18 @@ def draw_variables(template: Template, rng: random.Random, overrides: Mapping[st
             else:
                 value = _draw(var, rng)
             _expand(var, value, env)
-        failed = next(
-            (c for c in template.constraints if not _evaluate(template, c, env, fns, "constraints")), None
-        )
+            failed = next(
+                (c for c in constraints if not _evaluate(template, c, env, fns, "constraints")), None
+            )
+            if failed is not None:
+                break
+        if not template.variables:
+            failed = next(
+                (c for c in schedule[0] if not _evaluate(template, c, env, fns, "constraints")), None
+            )
         if failed is None:
             return env
-        if set(overrides) >= {v.name for v in template.variables if v.expr is None}:
+        if all_fixed:
             raise TemplateError(
                 template.path,
                 template.id,
@@ -294,6 +322,7 @@ def generate(template: Template, seed: int, overrides: Mapping[str, Any] | None 
     mistakes = tuple(
         MistakeValue(m.name, _evaluate(template, m.expr, env, fns, f"mistakes[{i}].answer"), text(m.feedback))
         for i, m in enumerate(template.mistakes)
+        if m.when is None or _evaluate(template, m.when, env, fns, f"mistakes[{i}].when")
     )
     explanation = text(template.explanation)
     if "{derivation}" not in template.explanation:

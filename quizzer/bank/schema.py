@@ -45,7 +45,7 @@ TEMPLATE_KEYS = {
 }
 VARIABLE_KEYS = {*VARIABLE_KINDS, "step", "unit", "format"}
 ANSWER_KEYS = {"expr", "unit", "tolerance", "display"}
-MISTAKE_KEYS = {"answer", "feedback", "name"}
+MISTAKE_KEYS = {"answer", "feedback", "name", "when"}
 
 
 class Variable(Record):
@@ -66,6 +66,8 @@ class MistakeSpec(Record):
     name: str
     expr: Expr
     feedback: str
+    when: Expr | None = None
+    """Optional condition: the mistake applies only to instances where it holds."""
 
 
 class FollowUp(Record):
@@ -252,13 +254,17 @@ def parse_template(raw: Mapping[str, Any], path: str) -> Template:
         variables=_variables(r),
         conventions=r.texts("conventions"),
         constraints=tuple(r.expr(c, f"constraints[{i}]") for i, c in enumerate(r.texts("constraints"))),
-        mistakes=tuple(
-            MistakeSpec(
-                name=r.get(m, "name", str, f"{f}.name", required=False, default=f"mistake-{i + 1}"),
-                expr=r.expr(m.get("answer"), f"{f}.answer"),
-                feedback=r.get(m, "feedback", str, f"{f}.feedback"),
-            )
-            for i, (f, m) in enumerate(r.table_list("mistakes", MISTAKE_KEYS))
+        mistakes=_unique_mistake_names(
+            r,
+            tuple(
+                MistakeSpec(
+                    name=r.get(m, "name", str, f"{f}.name", required=False, default=f"mistake-{i + 1}"),
+                    expr=r.expr(m.get("answer"), f"{f}.answer"),
+                    feedback=r.get(m, "feedback", str, f"{f}.feedback"),
+                    when=r.expr(m["when"], f"{f}.when") if "when" in m else None,
+                )
+                for i, (f, m) in enumerate(r.table_list("mistakes", MISTAKE_KEYS))
+            ),
         ),
         memory_aid=r.text("memory_aid", required=False),
         follow_ups=tuple(
@@ -270,6 +276,15 @@ def parse_template(raw: Mapping[str, Any], path: str) -> Template:
             for f, t in r.table_list("references", {"title", "url"})
         ),
     )
+
+
+def _unique_mistake_names(r: _Reader, mistakes: tuple[MistakeSpec, ...]) -> tuple[MistakeSpec, ...]:
+    seen: set[str] = set()
+    for i, mistake in enumerate(mistakes):
+        if mistake.name in seen:
+            raise r.error(f"mistakes[{i}].name", f"{mistake.name!r} is used twice; mistake names are unique")
+        seen.add(mistake.name)
+    return mistakes
 
 
 def _tolerance(r: _Reader, raw: Any, kind: str) -> Tolerance:

@@ -47,21 +47,24 @@ class Record:
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         fields = self._fields
-        if len(args) > len(fields):
-            raise TypeError(f"{type(self).__name__} takes at most {len(fields)} positional arguments")
-        values = dict(zip(fields, args, strict=False))
-        for name, value in kwargs.items():
-            if name not in fields:
-                raise TypeError(f"{type(self).__name__} has no field {name!r}")
-            if name in values:
-                raise TypeError(f"{type(self).__name__} got {name!r} twice")
-            values[name] = value
-        for name in fields:
-            if name not in values:
-                if name not in self._defaults:
-                    raise TypeError(f"{type(self).__name__} is missing the field {name!r}")
-                values[name] = self._defaults[name]
-            object.__setattr__(self, name, values[name])
+        if not kwargs and len(args) == len(fields):  # the common, fast path: every field positional
+            self.__dict__.update(zip(fields, args, strict=True))
+        else:
+            if len(args) > len(fields):
+                raise TypeError(f"{type(self).__name__} takes at most {len(fields)} positional arguments")
+            values = dict(zip(fields, args, strict=False))
+            for name, value in kwargs.items():
+                if name not in fields:
+                    raise TypeError(f"{type(self).__name__} has no field {name!r}")
+                if name in values:
+                    raise TypeError(f"{type(self).__name__} got {name!r} twice")
+                values[name] = value
+            for name in fields:
+                if name not in values:
+                    if name not in self._defaults:
+                        raise TypeError(f"{type(self).__name__} is missing the field {name!r}")
+                    values[name] = self._defaults[name]
+            self.__dict__.update(values)
         post_init = getattr(self, "__post_init__", None)
         if post_init is not None:
             post_init()

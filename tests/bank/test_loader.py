@@ -113,3 +113,32 @@ def test_good_pack_checks_clean() -> None:
     assert report.problems == ()
     assert report.templates == 1
     assert report.instances == 20
+
+
+def test_mistake_when_limits_a_mistake_to_some_instances(tmp_path: Path) -> None:
+    text = (
+        (DATA / "good" / "mini.toml")
+        .read_text()
+        .replace(
+            'feedback = "You added {a} and {b}."',
+            'feedback = "You added {a} and {b}."\nwhen = "a > 10"',
+        )
+    )
+    (tmp_path / "when.toml").write_text(text)
+    (template,) = load_bank([str(tmp_path)]).templates()
+    from quizzer.bank.render import generate
+
+    small = generate(template, 0, {"a": 4})
+    large = generate(template, 0, {"a": 12})
+    assert small.mistakes == ()
+    assert [m.value for m in large.mistakes] == [12 + large.variables["b"]]
+
+
+def test_mistake_names_are_unique(tmp_path: Path) -> None:
+    text = (DATA / "good" / "mini.toml").read_text() + (
+        '\n[[template.mistakes]]\nname = "mistake-1"\nanswer = "a - b"\nfeedback = "again"\n'
+    )
+    (tmp_path / "dup.toml").write_text(text)
+    (problem,) = load_bank([str(tmp_path)]).problems()
+    assert problem.field == "mistakes[1].name"
+    assert "used twice" in problem.message
