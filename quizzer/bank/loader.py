@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.schema import Template, parse_template
 from quizzer.core.checks import did_you_mean
+
+if TYPE_CHECKING:
+    from quizzer.bank.render import Instance
 
 #: A template id line, found without parsing the file, so `show ID` parses only the file that holds ID.
 _ID_LINE = re.compile(rb'^[ \t]*id[ \t]*=[ \t]*["\']([^"\'\n]+)["\']', re.MULTILINE)
@@ -136,6 +139,12 @@ class Bank:
             raise
         self._valid[template_id] = template
         return template
+
+    def generate(self, template_id: str, seed: int, overrides: Mapping[str, Any] | None = None) -> Instance:
+        """The instance ``template_id#seed``, deterministic for a seed; ``overrides`` fix variables."""
+        from quizzer.bank.render import generate
+
+        return generate(self.get(template_id), seed, overrides)
 
     def templates(self) -> list[Template]:
         """Every valid template (invalid ones are reported by ``problems``)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from quizzer.bank.render import Instance, generate
+from quizzer.bank.render import Instance
 from quizzer.commands.common import find_template, open_bank, overrides, resolve
 from quizzer.grading.grade import Mistake, Verdict, grade
 
@@ -39,8 +39,9 @@ def verdict_json(verdict: Verdict) -> dict[str, object]:
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     template_id, seed = resolve(args.id, args.seed, seed_required=True)
-    template = find_template(open_bank(args), template_id)
-    instance = generate(template, seed, overrides(args.set))  # type: ignore[arg-type]
+    bank = open_bank(args)
+    find_template(bank, template_id)
+    instance = bank.generate(template_id, seed, overrides(args.set))  # type: ignore[arg-type]
     verdict = grade_instance(instance, args.answer)
     if args.json:
         print(json.dumps(verdict_json(verdict), indent=2))

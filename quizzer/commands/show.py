@@ -7,7 +7,7 @@ import json
 import os
 from typing import Any
 
-from quizzer.bank.render import Instance, generate
+from quizzer.bank.render import Instance
 from quizzer.commands.common import find_template, open_bank, overrides, resolve
 
 
@@ -80,8 +80,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     template_id, seed = resolve(args.id, args.seed, seed_required=False)
     if seed is None:
         seed = int.from_bytes(os.urandom(3), "big")  # printed in the output, so it can be replayed
-    template = find_template(open_bank(args), template_id)
-    instance = generate(template, seed, overrides(args.set))
+    bank = open_bank(args)
+    find_template(bank, template_id)
+    instance = bank.generate(template_id, seed, overrides(args.set))
     if args.json:
         data = instance_json(instance)
         if args.no_answer:
