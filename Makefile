@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/quizzer --help
+	$(BIN)/quizzer
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto -q $(if $(CI),--hypothesis-profile=ci)

@@ -73,6 +73,13 @@ def _plain(p: Parser) -> None:
     p.add_argument("--seed", type=int, help="the same seed gives the same questions")
 
 
+def _drill(p: Parser) -> None:
+    p.add_argument("--topic", help="only this topic")
+    p.add_argument("--difficulty", choices=("easy", "medium", "hard"), help="only this difficulty")
+    p.add_argument("--template", metavar="ID", help="only this template")
+    p.add_argument("--seed", type=int, help="the same seed gives the same sequence of questions")
+
+
 def _check(p: Parser) -> None:
     p.add_argument("paths", nargs="*", metavar="PATH", help="folders or files (default: every loaded pack)")
     p.add_argument("--seeds", type=int, default=200, metavar="N", help="instances per template (default 200)")
@@ -80,6 +87,7 @@ def _check(p: Parser) -> None:
 
 #: verb -> (module in quizzer.commands with run(args, parser) -> int, help, takes --questions, arguments)
 VERBS: dict[str, tuple[str, str, bool, Callable[[Parser], None]]] = {
+    "drill": ("tui", "open the app straight into a drill", True, _drill),
     "list": ("listing", "list the question templates", True, _list),
     "show": ("show", "print a question, its answer and worked explanation", True, _show),
     "grade": ("grade", "grade an answer to one instance", True, _grade),
@@ -125,10 +133,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser(argv[0] if argv and argv[0] in VERBS else None)
     args = parser.parse_args(argv)
     if args.verb is None:
-        parser.print_help()
-        return 0
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            parser.print_help()  # not a terminal: the app cannot run, so say what can
+            return 0
+        args.verb, args.questions = "tui", []
     try:
-        module = import_module(f"quizzer.commands.{VERBS[args.verb][0]}")
+        module = import_module(f"quizzer.commands.{VERBS[args.verb][0] if args.verb in VERBS else args.verb}")
         return int(module.run(args, parser))
     except QuizzerError as exc:
         print(f"quizzer {args.verb}: {exc}", file=sys.stderr)

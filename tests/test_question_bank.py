@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from quizzer.bank.loader import Bank, load_bank
 from quizzer.bank.render import Instance, generate
 from quizzer.bank.schema import Template
-from quizzer.commands.grade import grade_instance
 from quizzer.core.trace import num
 from quizzer.core.units import (
     Unit,
@@ -27,6 +26,7 @@ from quizzer.core.units import (
     format_sig,
 )
 from quizzer.paths import questions_dir
+from quizzer.session.drill import grade_instance
 
 COUNT_UNITS = {Unit.PARAMS, Unit.TOKENS, Unit.PATCHES, Unit.COUNT, Unit.FLOPS, Unit.MACS, Unit.GPU_HOURS}
 EXACT_INT_UNITS = {Unit.PARAMS, Unit.PATCHES}

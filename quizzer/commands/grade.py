@@ -5,23 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from quizzer.bank.render import Instance
 from quizzer.commands.common import find_template, open_bank, overrides, resolve
-from quizzer.grading.grade import Mistake, Verdict, grade
-
-
-def grade_instance(instance: Instance, answer: str) -> Verdict:
-    """Grade ``answer`` against an instance: its tolerance, its mistakes, then the built-in ones."""
-    mistakes = [Mistake(m.name, m.value, m.feedback) for m in instance.mistakes]
-    return grade(
-        answer,
-        instance.value,
-        instance.unit,
-        instance.tolerance,
-        mistakes,
-        default_unit=instance.display_unit,
-        n_layers=instance.n_layers,
-    )
+from quizzer.grading.grade import Verdict
+from quizzer.session.drill import grade_instance
 
 
 def verdict_json(verdict: Verdict) -> dict[str, object]:

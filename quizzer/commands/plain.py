@@ -9,8 +9,8 @@ import sys
 
 from quizzer.bank.render import generate
 from quizzer.commands.common import UsageError, open_bank, warn_problems
-from quizzer.commands.grade import grade_instance
 from quizzer.commands.show import question_text
+from quizzer.session.drill import grade_instance
 
 #: Verdicts that count as right in the score.
 RIGHT = ("exact", "correct")

@@ -88,6 +88,7 @@ class Verdict(Record):
         mistake: the name of the mistake the answer matches, if any.
         feedback: what to tell the student about that mistake.
         message: one line for people: what was read, what was expected, how far off, the verdict.
+        summary: the message without the verdict and the feedback ("read as ...; expected ... (6.6% off)").
     """
 
     kind: str
@@ -98,6 +99,7 @@ class Verdict(Record):
     mistake: str | None
     feedback: str | None
     message: str
+    summary: str = ""
 
 
 def tolerance_band(expected: Number, tolerance: Tolerance) -> tuple[float, float]:
@@ -261,7 +263,7 @@ def grade(
     try:
         given = parse_answer(answer, unit, default_unit)
     except ParseError as error:
-        return Verdict("unparsed", None, expected, str(unit), None, None, None, error.message)
+        return Verdict("unparsed", None, expected, str(unit), None, None, None, error.message, error.message)
     value = given.value
     if _is_exact(value, expected):
         kind = "exact"
@@ -279,8 +281,10 @@ def grade(
     if kind in ("close", "wrong"):
         builtin = builtin_mistakes(expected, given.unit, typed_unit=given.typed_unit, n_layers=n_layers)
         found = _match(value, expected, tolerance, mistakes) or _match(value, expected, tolerance, builtin)
-    message = f"read as {given.reading}; expected {format_plain(expected, given.unit)}"
-    message += ": exact" if kind == "exact" else f" ({_off(value, expected)}): {kind}"
+    summary = f"read as {given.reading}; expected {format_plain(expected, given.unit)}"
+    if kind != "exact":
+        summary += f" ({_off(value, expected)})"
+    message = f"{summary}: {kind}"
     if found:
         message += f"; {found.feedback}"
     return Verdict(
@@ -292,4 +296,5 @@ def grade(
         found.name if found else None,
         found.feedback if found else None,
         message,
+        summary,
     )

@@ -50,9 +50,9 @@ def engine_rows() -> list[str]:
     from quizzer.bank.check import check_bank
     from quizzer.bank.loader import load_bank
     from quizzer.bank.render import generate
-    from quizzer.commands.grade import grade_instance
     from quizzer.core.units import format_si
     from quizzer.paths import questions_dir
+    from quizzer.session.drill import grade_instance
 
     start = time.perf_counter()
     bank = load_bank([questions_dir()])

@@ -1,0 +1,179 @@
+"""DrillSession: one question at a time, graded at once, with hints, skips, a score and a streak."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from quizzer.bank.loader import Bank
+from quizzer.bank.render import Instance
+from quizzer.bank.schema import Template
+from quizzer.core.trace import Step
+from quizzer.grading.grade import Mistake, Verdict, grade
+from quizzer.grading.parse import ParseError, parse_answer
+from quizzer.session.records import Attempt
+
+#: Verdicts that count as right for the score and the streak.
+RIGHT = frozenset({"exact", "correct"})
+
+
+def grade_instance(instance: Instance, answer: str) -> Verdict:
+    """Grade ``answer`` against an instance: its tolerance, its mistakes, then the built-in ones."""
+    mistakes = [Mistake(m.name, m.value, m.feedback) for m in instance.mistakes]
+    return grade(
+        answer,
+        instance.value,
+        instance.unit,
+        instance.tolerance,
+        mistakes,
+        default_unit=instance.display_unit,
+        n_layers=instance.n_layers,
+    )
+
+
+def read_answer(instance: Instance, answer: str) -> str:
+    """How ``answer`` would be read, for live feedback while typing ('' for empty input)."""
+    if not answer.strip():
+        return ""
+    try:
+        parsed = parse_answer(answer, instance.unit, instance.display_unit)
+    except ParseError as exc:
+        return f"✗ {exc.message}"
+    return f"= {parsed.reading}"
+
+
+class DrillSession:
+    """A drill over the templates matching the filters; the same seed gives the same questions.
+
+    ``clock`` returns seconds (monotonic) and is only read to time answers.
+    """
+
+    def __init__(
+        self,
+        bank: Bank,
+        *,
+        seed: int,
+        clock: Callable[[], float],
+        topic: str | None = None,
+        difficulty: str | None = None,
+        template_id: str | None = None,
+    ) -> None:
+        templates = bank.templates()
+        if template_id is not None:
+            templates = [bank.get(template_id)]
+        self.templates: list[Template] = [
+            t
+            for t in templates
+            if (topic is None or t.topic == topic) and (difficulty is None or t.difficulty == difficulty)
+        ]
+        if not self.templates:
+            raise ValueError("no template matches these filters")
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self._clock = clock
+        self.attempts: list[Attempt] = []
+        self.streak = 0
+        self.best_streak = 0
+        self.instance: Instance = self._draw()
+        self.verdict: Verdict | None = None
+        self.hints = 0
+        self._started = clock()
+
+    def _draw(self) -> Instance:
+        from quizzer.bank.render import generate
+
+        template = self._rng.choice(self.templates)
+        return generate(template, self._rng.randrange(1_000_000))
+
+    @property
+    def answered(self) -> int:
+        """Questions graded (skips included)."""
+        return len(self.attempts)
+
+    @property
+    def right(self) -> int:
+        return sum(a.verdict in RIGHT for a in self.attempts)
+
+    @property
+    def done(self) -> bool:
+        """The current question has been graded or skipped."""
+        return self.verdict is not None
+
+    def preview(self, answer: str) -> str:
+        """How ``answer`` reads, before it is graded."""
+        return read_answer(self.instance, answer)
+
+    def answer(self, text: str) -> Verdict:
+        """Grade ``text``. Unreadable text grades nothing (the verdict says why); a grade is final."""
+        if self.verdict is not None:
+            return self.verdict
+        verdict = grade_instance(self.instance, text)
+        if verdict.kind == "unparsed":
+            return verdict
+        self.verdict = verdict
+        self._record(
+            text,
+            verdict.given.value if verdict.given else None,
+            verdict.kind,
+            verdict.rel_error,
+            verdict.mistake,
+        )
+        return verdict
+
+    def _record(
+        self, text: str, value: int | float | None, kind: str, rel_error: float | None, mistake: str | None
+    ) -> None:
+        self.attempts.append(
+            Attempt(
+                template_id=self.instance.template_id,
+                seed=self.instance.seed,
+                variables=self.instance.variables,
+                answer=text,
+                value=value,
+                expected=self.instance.value,
+                unit=self.instance.unit,
+                verdict=kind,
+                rel_error=rel_error,
+                mistake=mistake,
+                seconds=max(self._clock() - self._started, 0.0),
+                hints=self.hints,
+            )
+        )
+        if kind in RIGHT:
+            self.streak += 1
+            self.best_streak = max(self.best_streak, self.streak)
+        else:
+            self.streak = 0
+
+    def hint(self) -> Step | None:
+        """Reveal the next derivation step (None when all are shown); each one is counted."""
+        if self.hints >= len(self.instance.derivation):
+            return None
+        self.hints += 1
+        return self.instance.derivation[self.hints - 1]
+
+    @property
+    def revealed(self) -> tuple[Step, ...]:
+        """The derivation steps revealed as hints so far."""
+        return self.instance.derivation[: self.hints]
+
+    def skip(self) -> Instance:
+        """Give up on the current question (recorded as skipped) and move to the next."""
+        if self.verdict is None:
+            self._record("", None, "skipped", None, None)
+        return self.next()
+
+    def next(self) -> Instance:
+        """A fresh question."""
+        self.instance = self._draw()
+        return self._reset()
+
+    def repeat(self) -> Instance:
+        """The same question again, ungraded."""
+        return self._reset()
+
+    def _reset(self) -> Instance:
+        self.verdict = None
+        self.hints = 0
+        self._started = self._clock()
+        return self.instance

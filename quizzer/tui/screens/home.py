@@ -1,0 +1,106 @@
+"""HomeScreen: the modes, the topic and difficulty filters, and what the bank holds per topic."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Header, LoadingIndicator, Select, Static
+
+from quizzer.bank.schema import DIFFICULTIES
+from quizzer.tui.messages import BankLoaded
+
+if TYPE_CHECKING:
+    from quizzer.tui.app import QuizzerApp
+
+INTRO = "Sizing questions as interviews ask them. Pick a mode; filters apply to Drill."
+
+
+class HomeScreen(Screen[None]):
+    """The default screen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d", "drill", "Drill", id="home-drill"),
+        Binding("b", "browse", "Browse", id="home-browse"),
+        Binding("question_mark", "app.help", "Help", id="home-help"),
+        Binding("q", "app.quit", "Quit", show=False, id="home-quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="home"):
+            yield Static(INTRO, id="home-intro")
+            with Horizontal(id="home-modes"):
+                yield Button("Drill", id="start-drill", variant="primary")
+                yield Button("Browse", id="start-browse")
+            with Horizontal(id="home-filters"):
+                yield Select[str]([], prompt="Any topic", id="topic-filter")
+                yield Select[str](
+                    [(d, d) for d in DIFFICULTIES], prompt="Any difficulty", id="difficulty-filter"
+                )
+            yield LoadingIndicator(id="bank-loading")
+            yield DataTable(id="topic-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    @property
+    def quizzer(self) -> QuizzerApp:
+        return self.app  # type: ignore[return-value]
+
+    def on_mount(self) -> None:
+        self.query_one("#topic-table", DataTable).display = False
+        if self.quizzer.bank is not None:
+            self.show_bank(self.quizzer.bank)
+
+    @on(BankLoaded)
+    def bank_loaded(self, event: BankLoaded) -> None:
+        self.show_bank(event.bank)
+
+    def show_bank(self, bank) -> None:  # type: ignore[no-untyped-def]
+        templates = bank.templates()
+        topics = sorted({t.topic for t in templates})
+        self.query_one("#topic-filter", Select).set_options([(t, t) for t in topics])
+        table = self.query_one("#topic-table", DataTable)
+        table.clear(columns=True)
+        table.add_columns("topic", "templates", "easy", "medium", "hard")
+        for topic in topics:
+            counts = Counter(t.difficulty for t in templates if t.topic == topic)
+            table.add_row(
+                topic, str(sum(counts.values())), *(str(counts[d]) for d in DIFFICULTIES), key=topic
+            )
+        table.add_row(
+            "all",
+            str(len(templates)),
+            *(str(sum(t.difficulty == d for t in templates)) for d in DIFFICULTIES),
+            key="all",
+        )
+        self.query_one("#bank-loading").display = False
+        table.display = True
+        problems = bank.problems()
+        if problems:
+            self.notify(
+                f"{len(problems)} template problem(s) skipped; run `quizzer check` for details.",
+                severity="warning",
+            )
+        self.query_one("#start-drill", Button).focus()
+
+    def _filter(self, widget_id: str) -> str | None:
+        value = self.query_one(widget_id, Select).value
+        return value if isinstance(value, str) else None
+
+    @on(Button.Pressed, "#start-drill")
+    def action_drill(self) -> None:
+        self.quizzer.start_drill(self._filter("#topic-filter"), self._filter("#difficulty-filter"))
+
+    @on(Button.Pressed, "#start-browse")
+    def action_browse(self) -> None:
+        self.quizzer.action_browse()
+
+    @on(DataTable.RowSelected, "#topic-table")
+    def drill_topic(self, event: DataTable.RowSelected) -> None:
+        topic = event.row_key.value
+        self.quizzer.start_drill(None if topic == "all" else topic, self._filter("#difficulty-filter"))

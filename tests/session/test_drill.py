@@ -1,0 +1,169 @@
+"""DrillSession: scoring, streaks, hints, skips, determinism (fake clock, fixed seeds)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+from quizzer.bank.loader import Bank, load_bank
+from quizzer.core.units import format_sci
+from quizzer.session.drill import DrillSession
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "good"
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def bank() -> Bank:
+    return load_bank([str(DATA)])
+
+
+def session(seed: int = 1, clock: FakeClock | None = None) -> DrillSession:
+    return DrillSession(bank(), seed=seed, clock=clock or FakeClock())
+
+
+def right_answer(s: DrillSession) -> str:
+    return str(s.instance.value)
+
+
+def test_same_seed_same_questions() -> None:
+    a, b = session(5), session(5)
+    assert [a.next().id for _ in range(5)] == [b.next().id for _ in range(5)]
+    assert session(6).instance.id != session(5).instance.id or session(6).next().id != session(5).next().id
+
+
+def test_right_answer_scores_and_times() -> None:
+    clock = FakeClock()
+    s = session(clock=clock)
+    clock.now += 12.5
+    verdict = s.answer(right_answer(s))
+    assert verdict.kind == "exact"
+    assert (s.answered, s.right, s.streak) == (1, 1, 1)
+    assert s.attempts[0].seconds == 12.5
+    assert s.attempts[0].verdict == "exact"
+    assert s.done
+
+
+def test_unreadable_answer_grades_nothing() -> None:
+    s = session()
+    verdict = s.answer("lots")
+    assert verdict.kind == "unparsed"
+    assert s.answered == 0
+    assert not s.done
+    assert s.preview("lots").startswith("✗ ")
+    assert s.preview(right_answer(s)).startswith("= ")
+    assert s.preview("   ") == ""
+
+
+def test_a_graded_question_is_final_until_next() -> None:
+    s = session()
+    wrong = s.answer("1")
+    assert wrong.kind == "wrong"
+    assert s.answer(right_answer(s)) is wrong
+    assert (s.answered, s.right, s.streak) == (1, 0, 0)
+    s.repeat()
+    assert s.answer(right_answer(s)).kind == "exact"
+    assert (s.answered, s.right, s.streak) == (2, 1, 1)
+
+
+def test_mistake_feedback_reaches_the_session() -> None:
+    s = session()
+    a, b = s.instance.variables["a"], s.instance.variables["b"]
+    verdict = s.answer(str(a + b))
+    assert verdict.mistake == "mistake-1"
+    assert verdict.feedback == f"You added {a} and {b}."
+    assert s.attempts[-1].mistake == "mistake-1"
+
+
+def test_hints_reveal_steps_and_are_recorded() -> None:
+    s = session()
+    steps = s.instance.derivation
+    assert s.hint() == steps[0]
+    assert s.revealed == steps[:1]
+    while s.hint() is not None:
+        pass
+    assert s.hints == len(steps)
+    s.answer(right_answer(s))
+    assert s.attempts[-1].hints == len(steps)
+    s.next()
+    assert s.hints == 0
+
+
+def test_skip_records_and_breaks_the_streak() -> None:
+    s = session()
+    s.answer(right_answer(s))
+    s.next()
+    first = s.instance
+    s.skip()
+    assert s.attempts[-1].verdict == "skipped"
+    assert s.attempts[-1].template_id == first.template_id
+    assert s.streak == 0
+    assert s.best_streak == 1
+
+
+def test_filters() -> None:
+    with pytest.raises(ValueError, match="no template matches"):
+        DrillSession(bank(), seed=1, clock=FakeClock(), topic="nope")
+    s = DrillSession(bank(), seed=1, clock=FakeClock(), template_id="mini-product", difficulty="easy")
+    assert {s.next().template_id for _ in range(3)} == {"mini-product"}
+
+
+class DrillMachine(RuleBasedStateMachine):
+    """The session against a simple model: counts, streak and 'answered <= questions shown'."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.clock = FakeClock()
+        self.s = session(clock=self.clock)
+        self.model_right = self.model_answered = self.model_streak = 0
+        self.shown = 1
+
+    @rule(right=st.booleans(), seconds=st.floats(0, 600))
+    def answer(self, right: bool, seconds: float) -> None:
+        self.clock.now += seconds
+        was_done = self.s.done
+        text = right_answer(self.s) if right else format_sci(self.s.instance.value * 1000, 3)
+        self.s.answer(text)
+        if not was_done:
+            self.model_answered += 1
+            self.model_right += right
+            self.model_streak = self.model_streak + 1 if right else 0
+
+    @rule()
+    def skip(self) -> None:
+        if not self.s.done:
+            self.model_answered += 1
+            self.model_streak = 0
+        self.s.skip()
+        self.shown += 1
+
+    @rule()
+    def next(self) -> None:
+        self.s.next()
+        self.shown += 1
+
+    @rule()
+    def hint(self) -> None:
+        before = self.s.hints
+        step = self.s.hint()
+        assert (step is None) == (before == len(self.s.instance.derivation))
+
+    @invariant()
+    def matches_the_model(self) -> None:
+        assert self.s.answered == self.model_answered
+        assert self.s.right == self.model_right
+        assert self.s.streak == self.model_streak
+        assert self.s.right <= self.s.answered <= self.shown
+        assert all(a.seconds >= 0 for a in self.s.attempts)
+
+
+TestDrillMachine = DrillMachine.TestCase

@@ -1,0 +1,178 @@
+"""Pilot tests: a whole drill, mistakes, unreadable answers, hints, skips, navigation."""
+
+from __future__ import annotations
+
+from snapshot_app import FakeClock, drill_app, make_app
+from textual.widgets import Input, Markdown, Static
+
+from quizzer.tui.app import QuizzerApp
+from quizzer.tui.screens.browse import BrowseScreen
+from quizzer.tui.screens.drill import DrillScreen
+from quizzer.tui.screens.help import HelpModal
+from quizzer.tui.screens.home import HomeScreen
+
+SIZE = (100, 32)
+
+
+def text_of(app: QuizzerApp, selector: str) -> str:
+    widget = app.screen.query_one(selector)
+    if isinstance(widget, Markdown):
+        return widget.source
+    return str(widget.render())
+
+
+async def type_answer(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press(*text)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def test_a_whole_drill() -> None:
+    clock = FakeClock()
+    app = drill_app(clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, DrillScreen)
+        session = screen.session
+        first = session.instance
+        assert "vocab_size" in text_of(app, "#prompt")
+        assert f"{first.variables['vocab_size']:,}" in text_of(app, "#prompt")
+        assert app.focused is screen.query_one("#answer-input", Input)
+
+        await pilot.press(*str(first.value))
+        await pilot.pause()
+        assert text_of(app, "#reading").startswith("= ")
+        clock.now += 20
+        await pilot.press("enter")
+        await pilot.pause()
+
+        assert session.answered == 1
+        assert session.attempts[0].verdict == "exact"
+        assert session.attempts[0].seconds == 20
+        assert "Exact" in text_of(app, "#verdict")
+        assert screen.query_one("#verdict").has_class("is-exact")
+        assert screen.query_one("#feedback").display
+        teaching = text_of(app, "#teaching")
+        assert "| Step | Formula |" in teaching  # the derivation table
+        assert "TL;DR" in teaching
+        assert "1/1 right" in str(screen.query_one("#score", Static).render())
+
+        await pilot.press("n")
+        await pilot.pause()
+        assert session.instance is not first
+        assert not screen.query_one("#feedback").display
+        assert app.focused is screen.query_one("#answer-input", Input)
+        assert screen.query_one("#answer-input", Input).value == ""
+
+
+async def test_a_known_mistake_shows_its_feedback() -> None:
+    app = drill_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        session = app.screen.session  # type: ignore[attr-defined]
+        await type_answer(pilot, str(2 * session.instance.value))
+        verdict = text_of(app, "#verdict")
+        assert "Wrong" in verdict
+        assert "counted a second vocab_size × d_model matrix" in verdict
+        assert session.attempts[-1].mistake == "head-counted-in-the-table"
+
+
+async def test_an_unreadable_answer_says_why_and_grades_nothing() -> None:
+    app = drill_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        session = app.screen.session  # type: ignore[attr-defined]
+        await pilot.press(*"lots")
+        await pilot.pause()
+        assert text_of(app, "#reading").startswith("✗ could not read")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.answered == 0
+        assert app.screen.query_one("#verdict").has_class("is-unparsed")
+        assert not app.screen.query_one("#feedback").display
+        assert not app.screen.query_one("#answer-input", Input).disabled
+
+
+async def test_hint_skip_repeat_and_back() -> None:
+    app = drill_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        session = screen.session  # type: ignore[attr-defined]
+        await pilot.press("escape", "h")
+        await pilot.pause()
+        assert session.hints == 1
+        assert "Hint 1" in text_of(app, "#hints")
+        await pilot.press("1")  # a digit jumps back into the answer box
+        await pilot.pause()
+        assert screen.query_one("#answer-input", Input).value == "1"
+        await pilot.press("escape", "s")
+        await pilot.pause()
+        assert session.attempts[-1].verdict == "skipped"
+        assert session.attempts[-1].hints == 1
+        await type_answer(pilot, str(session.instance.value))
+        await pilot.press("r")
+        await pilot.pause()
+        assert not session.done
+        await pilot.press("escape", "q")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_home_to_drill_browse_help_and_palette() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        table = str(app.screen.query_one("#topic-table").render())
+        assert table
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, DrillScreen)
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(app.screen, BrowseScreen)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpModal)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, BrowseScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Drill embeddings")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, DrillScreen)
+        assert {t.topic for t in app.screen.session.templates} == {"embeddings"}  # type: ignore[attr-defined]
+
+
+async def test_browse_search_preview_and_drill() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, BrowseScreen)
+        await pilot.press("slash", *"product")
+        await pilot.pause()
+        await pilot.press("enter", "down")
+        await pilot.pause()
+        assert screen.selected is not None
+        assert screen.selected.id == "mini-product"
+        assert "What is" in text_of(app, "#preview")
+        seed_input = screen.query_one("#seed-input", Input)
+        seed_input.value = "123"
+        await pilot.pause()
+        assert "mini-product#123" in str(screen.query_one("#preview-meta", Static).render())
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, DrillScreen)
+        assert app.screen.session.templates[0].id == "mini-product"  # type: ignore[attr-defined]
