@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint bench crosscheck clean
+.PHONY: run test check lint bench crosscheck readme-table screenshot clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ crosscheck: $(STAMP)
 	  echo "make crosscheck needs torch and transformers in .venv:"; \
 	  echo "  $(BIN)/pip install torch==2.13.0 && $(BIN)/pip install transformers"; exit 1; }
 	$(BIN)/python -m pytest -q -p no:xdist tests/crosscheck
+
+# The "What you can practise" table in README.md, generated from the bank (a test checks it is current).
+readme-table: $(STAMP)
+	@$(BIN)/quizzer list --markdown
 
 clean:
 	rm -rf $(VENV)

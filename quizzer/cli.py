@@ -43,6 +43,7 @@ def _count(p: Parser) -> None:
 def _list(p: Parser) -> None:
     p.add_argument("--topic", help="only this topic")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--markdown", action="store_true", help="print the README's table of topics")
 
 
 def _instance(p: Parser) -> None:

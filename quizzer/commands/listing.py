@@ -5,12 +5,33 @@ from __future__ import annotations
 import argparse
 import json
 
+from quizzer.bank.schema import Template
 from quizzer.commands.common import open_bank, warn_problems
+
+
+def practice_table(templates: list[Template]) -> str:
+    """The README's "what you can practise" table: topic, templates, difficulties."""
+    rows = ["| topic | templates | easy | medium | hard | estimates |", "|---|---|---|---|---|---|"]
+    for topic in sorted({t.topic for t in templates}):
+        mine = [t for t in templates if t.topic == topic]
+        counts = [sum(t.difficulty == d for t in mine) for d in ("easy", "medium", "hard")]
+        estimates = sum(t.kind == "estimate" for t in mine)
+        rows.append(f"| {topic} | {len(mine)} | " + " | ".join(map(str, counts)) + f" | {estimates} |")
+    total = [sum(t.difficulty == d for t in templates) for d in ("easy", "medium", "hard")]
+    rows.append(
+        f"| **all** | **{len(templates)}** | "
+        + " | ".join(map(str, total))
+        + f" | {sum(t.kind == 'estimate' for t in templates)} |"
+    )
+    return "\n".join(rows)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     bank = open_bank(args)
     templates = [t for t in bank.templates() if not args.topic or t.topic == args.topic]
+    if args.markdown:
+        print(practice_table(templates))
+        return 0
     warn_problems(bank)
     rows = [
         {

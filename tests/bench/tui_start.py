@@ -1,0 +1,56 @@
+"""Start a TUI headless, exit right after the first question is painted, print seconds and peak RSS.
+
+`python tests/bench/tui_start.py quizzer [drill args...]` runs quizzer's app (a drill);
+`python tests/bench/tui_start.py minimal` runs a minimal Textual app (Header, Markdown, Input, Footer).
+Run as a fresh process by tests/bench/run.py, which times it from the outside as well.
+"""
+
+from __future__ import annotations
+
+import resource
+import sys
+import time
+
+START = time.perf_counter()
+
+
+def minimal() -> None:
+    from textual.app import App, ComposeResult
+    from textual.widgets import Footer, Header, Input, Markdown
+
+    class Minimal(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Header()
+            yield Markdown("# A question\n\nHow many parameters does the embedding table hold?")
+            yield Input(placeholder="answer")
+            yield Footer()
+
+        def on_mount(self) -> None:
+            self.call_after_refresh(self.exit)
+
+    Minimal().run(headless=True)
+
+
+def quizzer(argv: list[str]) -> None:
+    from quizzer.paths import question_paths
+    from quizzer.tui.app import DrillOptions, QuizzerApp
+    from quizzer.tui.screens.drill import DrillScreen
+
+    shown = DrillScreen.show_question
+
+    def show_then_exit(self: DrillScreen) -> None:
+        shown(self)
+        self.call_after_refresh(self.app.exit)
+
+    DrillScreen.show_question = show_then_exit  # type: ignore[method-assign]
+    template = argv[argv.index("--template") + 1] if "--template" in argv else None
+    QuizzerApp(question_paths(), drill=DrillOptions(template_id=template, seed=1)).run(headless=True)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "minimal":
+        minimal()
+    else:
+        quizzer(sys.argv[2:])
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"{time.perf_counter() - START:.6f} {peak_kib}")
