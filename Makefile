@@ -41,5 +41,9 @@ crosscheck: $(STAMP)
 readme-table: $(STAMP)
 	@$(BIN)/quizzer list --markdown
 
+# The README's screenshot of a drill's feedback, taken by the app itself.
+screenshot: $(STAMP)
+	$(BIN)/python tests/tui/screenshot.py
+
 clean:
 	rm -rf $(VENV)

@@ -86,6 +86,70 @@ def engine_rows() -> list[str]:
     ]
 
 
+def tui_rows() -> tuple[list[str], int]:
+    """Launch to the first question painted and peak memory, against a minimal Textual app (fresh processes,
+    headless, interleaved); then Enter to feedback painted, median over 50 answers (in process)."""
+    script = str(ROOT / "tests" / "bench" / "tui_start.py")
+    runs: dict[str, list[tuple[float, int]]] = {"minimal": [], "quizzer": []}
+    for round_ in range(8):
+        for label in runs:
+            out = subprocess.run([sys.executable, script, label], check=True, capture_output=True, text=True)
+            seconds, peak_kib = out.stdout.split()[-2:]
+            if round_:
+                runs[label].append((float(seconds), int(peak_kib)))
+    start = {k: statistics.median(s for s, _ in v) for k, v in runs.items()}
+    peak = {k: max(p for _, p in v) for k, v in runs.items()}
+    enter_ms = _enter_to_feedback_ms(50)
+    rows, over = [], 0
+    for label, ratio, budget in (
+        (
+            f"launch to first question: {start['quizzer'] * 1000:.0f} ms "
+            f"vs minimal app {start['minimal'] * 1000:.0f} ms",
+            start["quizzer"] / start["minimal"],
+            1.3,
+        ),
+        (
+            f"peak memory: {peak['quizzer'] / 1024:.1f} MiB vs minimal app {peak['minimal'] / 1024:.1f} MiB",
+            peak["quizzer"] / peak["minimal"],
+            1.5,
+        ),
+    ):
+        over += ratio > budget
+        rows.append(
+            f"  {label:<64} ratio {ratio:5.2f} (budget <= {budget})  {'ok' if ratio <= budget else 'OVER'}"
+        )
+    over += enter_ms > 50
+    rows.append(
+        f"  {'enter to feedback painted, median of 50':<64} {enter_ms:6.1f} ms (budget <= 50)  "
+        f"{'ok' if enter_ms <= 50 else 'OVER'}"
+    )
+    return rows, over
+
+
+def _enter_to_feedback_ms(answers: int) -> float:
+    import asyncio
+
+    sys.path.insert(0, str(ROOT / "tests" / "tui"))
+    from snapshot_app import drill_app
+
+    async def measure() -> list[float]:
+        times: list[float] = []
+        app = drill_app()
+        async with app.run_test(size=(100, 32)) as pilot:
+            await pilot.pause()
+            for _ in range(answers):
+                await pilot.press(*str(app.screen.session.instance.value))  # type: ignore[attr-defined]
+                start = time.perf_counter()
+                await pilot.press("enter")
+                await pilot.pause()
+                times.append((time.perf_counter() - start) * 1000)
+                await pilot.press("n")
+                await pilot.pause()
+        return times
+
+    return statistics.median(asyncio.run(measure()))
+
+
 def main() -> int:
     # An installed quizzer runs from bytecode (pip compiles at install time); an editable checkout under
     # PYTHONDONTWRITEBYTECODE=1 would recompile every module on every start, so compile it first.
@@ -112,7 +176,10 @@ def main() -> int:
         over += ratio > budget
     print("question engine (in process)")
     print("\n".join(engine_rows()))
-    return 1 if over else 0
+    print("terminal app")
+    rows, tui_over = tui_rows()
+    print("\n".join(rows))
+    return 1 if over or tui_over else 0
 
 
 if __name__ == "__main__":
