@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.markdown import Markdown as RichMarkdown
 from snapshot_app import FakeClock, drill_app, make_app
 from textual.widgets import Input, Markdown, Static
 
@@ -18,6 +19,9 @@ def text_of(app: QuizzerApp, selector: str) -> str:
     widget = app.screen.query_one(selector)
     if isinstance(widget, Markdown):
         return widget.source
+    content = widget.content  # type: ignore[attr-defined]
+    if isinstance(content, RichMarkdown):
+        return content.markup
     return str(widget.render())
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.markdown import Markdown as RichMarkdown
 from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
@@ -84,7 +85,9 @@ class DrillScreen(Screen[None]):
             yield Markdown(id="prompt")
             yield Static(id="hints")
             with Vertical(id="feedback"):
-                yield Markdown(id="teaching")
+                # One Static rendering rich's Markdown: Textual's Markdown widget builds a widget per block
+                # and table cell, and laying those out made Enter-to-feedback take over half a second.
+                yield Static(id="teaching")
                 yield Vertical(id="follow-ups")
         with Vertical(id="answer-bar"):
             yield Static(id="verdict")
@@ -107,7 +110,7 @@ class DrillScreen(Screen[None]):
         self.query_one("#hints", Static).update("")
         self.query_one("#hints").display = False
         self.query_one("#feedback").display = False
-        self.query_one("#follow-ups", Vertical).remove_children()
+        self.prepare_feedback(instance)
         verdict = self.query_one("#verdict", Static)
         verdict.update("")
         verdict.set_classes("")
@@ -136,15 +139,19 @@ class DrillScreen(Screen[None]):
             text += f"\n{escape(verdict.feedback)}"
         widget.update(text)
 
-    def show_feedback(self) -> None:
-        instance = self.session.instance
-        self.query_one("#teaching", Markdown).update(teaching_markdown(instance))
+    def prepare_feedback(self, instance: Instance) -> None:
+        """Lay out the explanation while the question is read, so Enter only has to reveal it."""
+        self.query_one("#teaching", Static).update(
+            RichMarkdown(teaching_markdown(instance), hyperlinks=False)
+        )
         follow_ups = self.query_one("#follow-ups", Vertical)
         follow_ups.remove_children()
         follow_ups.mount_all(
             Collapsible(Static(escape(answer)), title=f"Follow-up: {question}", collapsed=True)
             for question, answer in instance.follow_ups
         )
+
+    def show_feedback(self) -> None:
         self.query_one("#feedback").display = True
         self.query_one("#answer-input", Input).disabled = True
         self.query_one("#reading", Static).update("[dim]n next · r again · h hint · ? help · q back[/dim]")
