@@ -49,8 +49,8 @@ def acceptance_rate(template: Template, draws: int = 400, seed: int = 0) -> floa
                     break
             else:
                 passed += 1
-        except ExprError:
-            continue
+        except ExprError as exc:  # a broken expression is its own problem, not an unsatisfiable constraint
+            raise TemplateError(template.path, template.id, "variables", str(exc)) from None
     return passed / draws
 
 
@@ -60,7 +60,10 @@ def check_template(template: Template, seeds: Iterable[int]) -> tuple[list[Templ
     def problem(field: str, message: str) -> TemplateError:
         return TemplateError(template.path, template.id, field, message)
 
-    rate = acceptance_rate(template)
+    try:
+        rate = acceptance_rate(template)
+    except TemplateError as exc:
+        return [exc], 0
     if rate == 0:
         return [problem("constraints", "unsatisfiable: no draw in 400 satisfied every constraint")], 0
     problems: list[TemplateError] = []

@@ -142,3 +142,20 @@ def test_mistake_names_are_unique(tmp_path: Path) -> None:
     (problem,) = load_bank([str(tmp_path)]).problems()
     assert problem.field == "mistakes[1].name"
     assert "used twice" in problem.message
+
+
+def test_a_broken_derived_variable_is_reported_as_such(tmp_path: Path) -> None:
+    text = (
+        (DATA / "good" / "mini.toml")
+        .read_text()
+        .replace("b = { log2 = [8, 64] }", "b = { log2 = [8, 64] }\nc = { expr = \"'x' + a\" }")
+        .replace('answer = "a + b"', 'answer = "a + b"')
+        .replace('expr = "a * b"', 'expr = "a * b"')
+    )
+    text = text.replace('What is {a} × {b}?"', 'What is {a} × {b}?"\nconstraints = ["a > 1"]')
+    (tmp_path / "broken.toml").write_text(text)
+    (template,) = load_bank([str(tmp_path)]).templates()
+    problems, instances = check_template(template, range(3))
+    assert instances == 0
+    assert "unsatisfiable" not in problems[0].message
+    assert "'x' + a" in problems[0].message
