@@ -83,7 +83,7 @@ def _drill(p: Parser) -> None:
 
 def _check(p: Parser) -> None:
     p.add_argument("paths", nargs="*", metavar="PATH", help="folders or files (default: every loaded pack)")
-    p.add_argument("--seeds", type=int, default=200, metavar="N", help="instances per template (default 200)")
+    p.add_argument("--seeds", type=int, default=100, metavar="N", help="instances per template (default 100)")
 
 
 #: verb -> (module in quizzer.commands with run(args, parser) -> int, help, takes --questions, arguments)

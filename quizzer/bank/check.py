@@ -122,7 +122,7 @@ def _calculator_unit(template: Template, variables: dict[str, object]) -> str | 
     return None
 
 
-def check_bank(bank: Bank, seeds_per_template: int = 200) -> CheckReport:
+def check_bank(bank: Bank, seeds_per_template: int = 100) -> CheckReport:
     """Every problem in ``bank``: load problems, then each valid template over many seeds."""
     problems: list[TemplateError] = list(bank.problems())
     templates = bank.templates()
