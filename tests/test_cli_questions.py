@@ -116,6 +116,7 @@ def test_overrides_outside_the_drawn_range(capsys: pytest.CaptureFixture[str]) -
         (["show", "embedding-table-params#1", "--set", "vocab_size=lots"], "is not a number"),
         (["show", "embedding-table-params#1", "--set", "head=x"], "computed from other variables"),
         (["show", "embedding-table-params#1", "--set", "tied"], "write NAME=VALUE"),
+        (["drill", "--template", "embeding-table-params"], "did you mean 'embedding-table-params'"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(args: list[str], message: str) -> None:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from quizzer.bank.render import Instance
 
 #: A template id line, found without parsing the file, so `show ID` parses only the file that holds ID.
-_ID_LINE = re.compile(rb'^[ \t]*id[ \t]*=[ \t]*["\']([^"\'\n]+)["\']', re.MULTILINE)
+_ID_LINE = re.compile(rb'^[ \t]*(?:id|"id"|\'id\')[ \t]*=[ \t]*["\']([^"\'\n]+)["\']', re.MULTILINE)
 
 
 class Bank:
@@ -95,6 +95,16 @@ class Bank:
                         f"already used by {first}; this copy is skipped (ids are never reused)",
                     )
                 )
+            elif path not in self._scan.get(tid, ()):
+                self.file_problems.append(
+                    TemplateError(
+                        path,
+                        tid,
+                        "id",
+                        f'write the id on a line of its own, as id = "{tid}", so the template can be found '
+                        "without parsing every file; this template is skipped",
+                    )
+                )
             else:
                 self._raw[tid] = (path, raw)
 
@@ -106,6 +116,20 @@ class Bank:
         """Every template id found, valid or not, in load order."""
         self._parse_all()
         return list(self._raw)
+
+    def scanned_ids(self) -> list[str]:
+        """The template ids found by the text scan, in load order, without parsing any file.
+
+        May hold an id that turns out not to be a template (``get`` raises KeyError for it); never misses
+        one, since a template whose id the scan cannot see is skipped with a problem.
+        """
+        return list(self._scan)
+
+    def peek(self, template_id: str) -> Mapping[str, Any] | None:
+        """The template's table as written (its file parsed, nothing validated); None if unknown."""
+        if not self._locate(template_id):
+            return None
+        return self._raw[template_id][1]
 
     def __contains__(self, template_id: object) -> bool:
         return isinstance(template_id, str) and self._locate(template_id)

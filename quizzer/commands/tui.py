@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from quizzer.commands.common import UsageError
+from quizzer.bank.loader import load_bank
+from quizzer.commands.common import UsageError, find_template
 from quizzer.paths import question_paths
 
 
@@ -16,5 +17,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if args.template and (args.topic or args.difficulty):
             raise UsageError("--template picks one template: leave out --topic and --difficulty")
         drill = DrillOptions(args.topic, args.difficulty, args.template, args.seed)
-    QuizzerApp(question_paths(getattr(args, "questions", [])), drill=drill).run()
+    paths = question_paths(getattr(args, "questions", []))
+    if drill is not None and drill.template_id is not None:
+        find_template(load_bank(paths), drill.template_id)  # a clear error before the screen opens
+    QuizzerApp(paths, drill=drill).run()
     return 0

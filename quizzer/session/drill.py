@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance
 from quizzer.bank.schema import Template
@@ -45,6 +46,8 @@ def read_answer(instance: Instance, answer: str) -> str:
 class DrillSession:
     """A drill over the templates matching the filters; the same seed gives the same questions.
 
+    Templates are validated as they are drawn, not up front, so a drill over a large bank starts at once:
+    a candidate that does not match the filters, or is invalid, is dropped when it is first drawn.
     ``clock`` returns seconds (monotonic) and is only read to time answers.
     """
 
@@ -58,16 +61,12 @@ class DrillSession:
         difficulty: str | None = None,
         template_id: str | None = None,
     ) -> None:
-        templates = bank.templates()
         if template_id is not None:
-            templates = [bank.get(template_id)]
-        self.templates: list[Template] = [
-            t
-            for t in templates
-            if (topic is None or t.topic == topic) and (difficulty is None or t.difficulty == difficulty)
-        ]
-        if not self.templates:
-            raise ValueError("no template matches these filters")
+            bank.get(template_id)  # KeyError or TemplateError now, not at the first draw
+        self._bank = bank
+        self.topic, self.difficulty, self.template_id = topic, difficulty, template_id
+        self._filters = {"topic": topic, "difficulty": difficulty}
+        self._candidates: list[str] = [template_id] if template_id is not None else bank.scanned_ids()
         self.seed = seed
         self._rng = random.Random(seed)
         self._clock = clock
@@ -79,11 +78,27 @@ class DrillSession:
         self.hints = 0
         self._started = clock()
 
+    def _template(self, template_id: str) -> Template | None:
+        """The template if it is valid and matches the filters (checked on the table as written first)."""
+        raw = self._bank.peek(template_id)
+        if raw is None or any(v is not None and raw.get(k) != v for k, v in self._filters.items()):
+            return None
+        try:
+            return self._bank.get(template_id)
+        except TemplateError:
+            return None
+
     def _draw(self) -> Instance:
         from quizzer.bank.render import generate
 
-        template = self._rng.choice(self.templates)
-        return generate(template, self._rng.randrange(1_000_000))
+        while self._candidates:
+            template_id = self._rng.choice(self._candidates)
+            template = self._template(template_id)
+            if template is None:
+                self._candidates.remove(template_id)
+                continue
+            return generate(template, self._rng.randrange(1_000_000))
+        raise ValueError("no template matches these filters")
 
     @property
     def answered(self) -> int:

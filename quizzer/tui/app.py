@@ -10,14 +10,16 @@ from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.widget import AwaitMount
 
+from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank, load_bank
 from quizzer.session.drill import DrillSession
 from quizzer.tui.messages import BankLoaded
-from quizzer.tui.screens.browse import BrowseScreen
 from quizzer.tui.screens.drill import DrillScreen
-from quizzer.tui.screens.help import HelpModal
-from quizzer.tui.screens.home import HomeScreen
+
+# Home, Browse and Help are imported when first shown: `quizzer drill` paints its question without
+# loading their widgets (DataTable, Select, OptionList...), which is a good part of its start-up time.
 
 
 class DrillOptions:
@@ -57,19 +59,33 @@ class QuizzerApp(App[None]):
         self.question_paths = question_paths
         self.drill_options = drill
         self.clock = clock
+        #: The whole bank, validated (in a worker): what Home, Browse and the palette list. None until then.
         self.bank: Bank | None = bank
+        #: The bank drills draw from on the UI thread. It validates a template when a drill first draws it,
+        #: so a drill starts before the worker is done; the worker never touches it (Bank is not locked).
+        self._drill_bank: Bank | None = bank
         self._seed_source = seed_source or (lambda: int.from_bytes(__import__("os").urandom(3), "big"))
 
-    def on_mount(self) -> None:
-        self.push_screen(HomeScreen())
-        if self.bank is None:
+    async def on_mount(self) -> None:
+        options, self.drill_options = self.drill_options, None
+        drill = None
+        if options is not None:
+            drill = self.start_drill(options.topic, options.difficulty, options.template_id, options.seed)
+        if drill is None:
+            self.go_home()
+        if self.bank is not None:
+            self.post_message(BankLoaded(self.bank))
+        elif drill is None:
             self.load_bank()
         else:
-            self.post_message(BankLoaded(self.bank))
+            # After the question is painted (it is what you are waiting for): the worker's thread would
+            # compete with the first paint for the interpreter.
+            await drill
+            self.call_after_refresh(self.load_bank)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="bank")
     def load_bank(self) -> None:
-        """Parse and validate every template off the UI thread."""
+        """Parse and validate every template off the UI thread (a bank of its own: Bank is not locked)."""
         bank = load_bank(self.question_paths)
         bank.templates()
         self.post_message(BankLoaded(bank))
@@ -79,12 +95,28 @@ class QuizzerApp(App[None]):
         self.bank = event.bank
         for screen in self.screen_stack:
             screen.post_message(BankLoaded(event.bank))
-        options, self.drill_options = self.drill_options, None
-        if options is not None:
-            self.start_drill(options.topic, options.difficulty, options.template_id, options.seed)
 
     def new_seed(self) -> int:
         return self._seed_source()
+
+    def go_home(self) -> None:
+        """Show Home: pop back to it, or put it first when the app opened straight into a drill."""
+        from quizzer.tui.screens.home import HomeScreen
+
+        if any(isinstance(screen, HomeScreen) for screen in self.screen_stack):
+            while not isinstance(self.screen, HomeScreen):
+                self.pop_screen()
+        elif len(self.screen_stack) > 1:
+            self.switch_screen(HomeScreen())
+        else:
+            self.push_screen(HomeScreen())
+
+    def back(self) -> None:
+        """Leave the current screen: to the one below it, or to Home when nothing is below."""
+        if len(self.screen_stack) > 2:
+            self.pop_screen()
+        else:
+            self.go_home()
 
     def start_drill(
         self,
@@ -92,26 +124,33 @@ class QuizzerApp(App[None]):
         difficulty: str | None = None,
         template_id: str | None = None,
         seed: int | None = None,
-    ) -> None:
-        """Open a drill over the templates that match (a fresh seed unless one is given)."""
-        if self.bank is None:
-            self.notify("The question bank is still loading.", severity="warning")
-            return
+    ) -> AwaitMount | None:
+        """Open a drill over the templates that match (a fresh seed unless one is given); None if none do."""
+        if self._drill_bank is None:
+            self._drill_bank = load_bank(self.question_paths)  # reads the files' ids; parses nothing yet
         try:
             session = DrillSession(
-                self.bank,
+                self._drill_bank,
                 seed=self.new_seed() if seed is None else seed,
                 clock=self.clock,
                 topic=topic,
                 difficulty=difficulty,
                 template_id=template_id,
             )
-        except (ValueError, KeyError):
+        except KeyError:
+            self.notify(f"No template has the id {template_id!r}.", severity="warning")
+            return None
+        except TemplateError as exc:
+            self.notify(f"{exc}", title="This template is invalid", severity="error")
+            return None
+        except ValueError:
             self.notify("No template matches these filters.", severity="warning")
-            return
-        self.push_screen(DrillScreen(session))
+            return None
+        return self.push_screen(DrillScreen(session))
 
     def action_help(self) -> None:
+        from quizzer.tui.screens.help import HelpModal
+
         if not isinstance(self.screen, HelpModal):
             self.push_screen(HelpModal())
 
@@ -119,6 +158,8 @@ class QuizzerApp(App[None]):
         if self.bank is None:
             self.notify("The question bank is still loading.", severity="warning")
             return
+        from quizzer.tui.screens.browse import BrowseScreen
+
         self.push_screen(BrowseScreen(self.bank, self.new_seed()))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:  # type: ignore[type-arg]

@@ -159,3 +159,36 @@ def test_a_broken_derived_variable_is_reported_as_such(tmp_path: Path) -> None:
     assert instances == 0
     assert "unsatisfiable" not in problems[0].message
     assert "'x' + a" in problems[0].message
+
+
+def test_scanned_ids_need_no_parsing_and_peek_parses_one_file(tmp_path: Path) -> None:
+    mini = (DATA / "good" / "mini.toml").read_text()
+    (tmp_path / "a.toml").write_text(mini)
+    (tmp_path / "b.toml").write_text("this is not TOML [")
+    bank = load_bank([str(tmp_path)])
+    assert bank.scanned_ids() == ["mini-product"]
+    assert bank.file_problems == []  # b.toml is not parsed yet
+    raw = bank.peek("mini-product")
+    assert raw is not None
+    assert raw["id"] == "mini-product"
+    assert bank.file_problems == []  # still only a.toml parsed
+    assert bank.peek("nope") is None
+    assert "TOML syntax error" in str(bank.file_problems[0])  # looking for an unknown id parses everything
+
+
+def test_an_id_the_scan_cannot_see_is_a_problem_not_a_silent_gap(tmp_path: Path) -> None:
+    (tmp_path / "inline.toml").write_text('template = [{ id = "inline", title = "x" }]\n')
+    bank = load_bank([str(tmp_path)])
+    assert bank.scanned_ids() == []
+    (problem,) = bank.problems()
+    assert problem.template_id == "inline"
+    assert problem.field == "id"
+    assert "line of its own" in problem.message
+
+
+def test_a_quoted_id_key_is_scanned(tmp_path: Path) -> None:
+    mini = (DATA / "good" / "mini.toml").read_text().replace('id = "mini-product"', '"id" = "mini-product"')
+    (tmp_path / "quoted.toml").write_text(mini)
+    bank = load_bank([str(tmp_path)])
+    assert bank.scanned_ids() == ["mini-product"]
+    assert [t.id for t in bank.templates()] == ["mini-product"]

@@ -1,4 +1,4 @@
-"""Start a TUI headless, exit right after the first question is painted, print seconds and peak RSS.
+"""Start a TUI headless, exit once the first question is painted; print seconds to that paint and peak RSS.
 
 `python tests/bench/tui_start.py quizzer [drill args...]` runs quizzer's app (a drill);
 `python tests/bench/tui_start.py minimal` runs a minimal Textual app (Header, Markdown, Input, Footer).
@@ -12,6 +12,14 @@ import sys
 import time
 
 START = time.perf_counter()
+#: Seconds from START to the first paint of the question (not to the process's exit: quizzer starts
+#: validating the whole bank in a thread once the question is painted, and exit waits for that thread).
+PAINTED: list[float] = []
+
+
+def painted_then_exit(app: object) -> None:
+    PAINTED.append(time.perf_counter() - START)
+    app.exit()  # type: ignore[attr-defined]
 
 
 def minimal() -> None:
@@ -26,7 +34,7 @@ def minimal() -> None:
             yield Footer()
 
         def on_mount(self) -> None:
-            self.call_after_refresh(self.exit)
+            self.call_after_refresh(painted_then_exit, self)
 
     Minimal().run(headless=True)
 
@@ -40,7 +48,7 @@ def quizzer(argv: list[str]) -> None:
 
     def show_then_exit(self: DrillScreen) -> None:
         shown(self)
-        self.call_after_refresh(self.app.exit)
+        self.call_after_refresh(painted_then_exit, self.app)
 
     DrillScreen.show_question = show_then_exit  # type: ignore[method-assign]
     template = argv[argv.index("--template") + 1] if "--template" in argv else None
@@ -53,4 +61,4 @@ if __name__ == "__main__":
     else:
         quizzer(sys.argv[2:])
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(f"{time.perf_counter() - START:.6f} {peak_kib}")
+    print(f"{PAINTED[0]:.6f} {peak_kib}")

@@ -117,6 +117,33 @@ def test_filters() -> None:
     assert {s.next().template_id for _ in range(3)} == {"mini-product"}
 
 
+def test_templates_are_checked_as_they_are_drawn(tmp_path: Path) -> None:
+    mini = (DATA / "mini.toml").read_text()
+    other = mini.replace('id = "mini-product"', 'id = "mini-other"')
+    other = other.replace('topic = "testing"', 'topic = "other"')
+    bad = (DATA.parent / "bad" / "wrong_type.toml").read_text()
+    (tmp_path / "pack.toml").write_text(mini + "\n" + other + "\n" + bad)
+    pack = load_bank([str(tmp_path)])
+    s = DrillSession(pack, seed=3, clock=FakeClock(), topic="testing")
+    # the invalid template (same topic) and the other topic are dropped when drawn, never shown
+    assert {s.next().template_id for _ in range(20)} == {"mini-product"}
+    everything = DrillSession(pack, seed=3, clock=FakeClock())
+    assert {everything.next().template_id for _ in range(40)} == {"mini-product", "mini-other"}
+
+
+def test_same_seed_same_questions_over_the_real_bank() -> None:
+    from quizzer.paths import question_paths
+
+    def ids(seed: int) -> list[str]:
+        s = DrillSession(load_bank(question_paths()), seed=seed, clock=FakeClock(), difficulty="hard")
+        return [s.instance.template_id] + [s.next().template_id for _ in range(6)]
+
+    first = ids(11)
+    assert first == ids(11)
+    full = load_bank(question_paths())
+    assert {full.get(t).difficulty for t in first} == {"hard"}
+
+
 class DrillMachine(RuleBasedStateMachine):
     """The session against a simple model: counts, streak and 'answered <= questions shown'."""
 

@@ -11,6 +11,7 @@ from quizzer.tui.screens.browse import BrowseScreen
 from quizzer.tui.screens.drill import DrillScreen
 from quizzer.tui.screens.help import HelpModal
 from quizzer.tui.screens.home import HomeScreen
+from quizzer.tui.widgets.cached import CachedRenderable
 
 SIZE = (100, 32)
 
@@ -20,6 +21,8 @@ def text_of(app: QuizzerApp, selector: str) -> str:
     if isinstance(widget, Markdown):
         return widget.source
     content = widget.content  # type: ignore[attr-defined]
+    if isinstance(content, CachedRenderable):
+        content = content.renderable
     if isinstance(content, RichMarkdown):
         return content.markup
     return str(widget.render())
@@ -154,7 +157,10 @@ async def test_home_to_drill_browse_help_and_palette() -> None:
         await pilot.press("enter")
         await pilot.pause(0.3)
         assert isinstance(app.screen, DrillScreen)
-        assert {t.topic for t in app.screen.session.templates} == {"embeddings"}  # type: ignore[attr-defined]
+        session = app.screen.session  # type: ignore[attr-defined]
+        assert session.topic == "embeddings"
+        assert app.bank is not None
+        assert app.bank.get(session.instance.template_id).topic == "embeddings"
 
 
 async def test_browse_search_preview_and_drill() -> None:
@@ -179,4 +185,39 @@ async def test_browse_search_preview_and_drill() -> None:
         await pilot.press("d")
         await pilot.pause()
         assert isinstance(app.screen, DrillScreen)
-        assert app.screen.session.templates[0].id == "mini-product"  # type: ignore[attr-defined]
+        assert app.screen.session.template_id == "mini-product"  # type: ignore[attr-defined]
+        assert app.screen.session.instance.template_id == "mini-product"  # type: ignore[attr-defined]
+
+
+async def test_drill_opens_before_the_bank_is_validated_and_leaves_to_home() -> None:
+    from snapshot_app import PACK, SEED
+
+    from quizzer.tui.app import DrillOptions
+
+    app = QuizzerApp([str(PACK)], drill=DrillOptions(topic="embeddings", seed=SEED), clock=FakeClock())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, DrillScreen)
+        assert len(app.screen_stack) == 2  # the drill is the first screen: Home is not built yet
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.bank is not None  # the worker loaded the whole bank after the question was painted
+        await pilot.press("escape", "q")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert app.screen.query_one("#topic-table").display  # Home shows the loaded bank
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_a_drill_nothing_matches_opens_home_with_a_notice() -> None:
+    from snapshot_app import PACK
+
+    from quizzer.tui.app import DrillOptions
+
+    app = QuizzerApp([str(PACK)], drill=DrillOptions(topic="no-such-topic", seed=1), clock=FakeClock())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert any("No template matches" in n.message for n in app._notifications)

@@ -138,4 +138,4 @@ class BrowseScreen(Screen[None]):
         if self.query_one("#browse-query", Input).has_focus:
             self.query_one("#templates", OptionList).focus()
         else:
-            self.dismiss()
+            self.quizzer.back()

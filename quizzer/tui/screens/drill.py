@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.markdown import Markdown as RichMarkdown
 from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
@@ -19,6 +18,7 @@ from quizzer.bank.render import Instance
 from quizzer.core.trace import num
 from quizzer.grading.grade import Verdict
 from quizzer.session.drill import DrillSession
+from quizzer.tui.widgets.cached import CachedRenderable
 
 #: Characters that, typed outside the answer box, jump into it (the start of a number).
 _ANSWER_START = set("0123456789.~≈")
@@ -75,6 +75,8 @@ class DrillScreen(Screen[None]):
     def __init__(self, session: DrillSession) -> None:
         super().__init__()
         self.session = session
+        #: The instance whose explanation is laid out (hidden) in #feedback.
+        self._prepared: Instance | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -110,7 +112,8 @@ class DrillScreen(Screen[None]):
         self.query_one("#hints", Static).update("")
         self.query_one("#hints").display = False
         self.query_one("#feedback").display = False
-        self.prepare_feedback(instance)
+        self._prepared = None
+        self.call_after_refresh(self.prepare_feedback)  # after the question is painted
         verdict = self.query_one("#verdict", Static)
         verdict.update("")
         verdict.set_classes("")
@@ -139,11 +142,22 @@ class DrillScreen(Screen[None]):
             text += f"\n{escape(verdict.feedback)}"
         widget.update(text)
 
-    def prepare_feedback(self, instance: Instance) -> None:
-        """Lay out the explanation while the question is read, so Enter only has to reveal it."""
-        self.query_one("#teaching", Static).update(
-            RichMarkdown(teaching_markdown(instance), hyperlinks=False)
-        )
+    def prepare_feedback(self) -> None:
+        """Render the explanation while the question is read, so Enter only has to reveal it."""
+        instance = self.session.instance
+        if self._prepared is instance:
+            return
+        self._prepared = instance
+        # rich's Markdown pulls in pygments: imported here, after the first question is painted
+        from rich.markdown import Markdown as RichMarkdown
+
+        teaching = CachedRenderable(RichMarkdown(teaching_markdown(instance), hyperlinks=False))
+        body = self.query_one("#drill-body", VerticalScroll)
+        width = body.region.width - body.styles.gutter.width
+        # the width it will have: the body's, less a scrollbar once the explanation makes it scroll
+        options = self.app.console_options.update(highlight=False)
+        teaching.warm(self.app.console, options, {width, width - body.styles.scrollbar_size_vertical})
+        self.query_one("#teaching", Static).update(teaching)
         follow_ups = self.query_one("#follow-ups", Vertical)
         follow_ups.remove_children()
         follow_ups.mount_all(
@@ -152,6 +166,7 @@ class DrillScreen(Screen[None]):
         )
 
     def show_feedback(self) -> None:
+        self.prepare_feedback()  # a no-op unless Enter came before the first refresh
         self.query_one("#feedback").display = True
         self.query_one("#answer-input", Input).disabled = True
         self.query_one("#reading", Static).update("[dim]n next · r again · h hint · ? help · q back[/dim]")
@@ -228,4 +243,4 @@ class DrillScreen(Screen[None]):
             self.action_back()
 
     def action_back(self) -> None:
-        self.dismiss()
+        self.app.back()  # type: ignore[attr-defined]
