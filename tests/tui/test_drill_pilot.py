@@ -64,6 +64,10 @@ async def test_a_whole_drill() -> None:
         assert "| Step | Formula |" in teaching  # the derivation table
         assert "TL;DR" in teaching
         assert "1/1 right" in str(screen.query_one("#score", Static).render())
+        await pilot.pause()
+        body, feedback = screen.query_one("#drill-body"), screen.query_one("#feedback")
+        assert body.scroll_y > 0  # the explanation is scrolled to the top of the body
+        assert feedback.region.y == body.content_region.y
 
         await pilot.press("n")
         await pilot.pause()

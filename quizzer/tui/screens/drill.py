@@ -169,8 +169,16 @@ class DrillScreen(Screen[None]):
         self.prepare_feedback()  # a no-op unless Enter came before the first refresh
         self.query_one("#feedback").display = True
         self.query_one("#answer-input", Input).disabled = True
-        self.query_one("#reading", Static).update("[dim]n next · r again · h hint · ? help · q back[/dim]")
+        self.query_one("#reading", Static).update(
+            "[dim]↑↓ scroll · n next · r again · h hint · ? help · q back[/dim]"
+        )
         self.query_one("#drill-body", VerticalScroll).focus()
+        self.call_after_refresh(self.scroll_feedback_into_view)  # once the explanation is laid out
+
+    def scroll_feedback_into_view(self) -> None:
+        """Scroll the explanation to the top of the body (the question stays above it)."""
+        body = self.query_one("#drill-body", VerticalScroll)
+        body.scroll_to_widget(self.query_one("#feedback"), animate=False, top=True)
 
     # --- input -----------------------------------------------------------------------------------------
 
