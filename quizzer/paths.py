@@ -19,3 +19,15 @@ def question_paths(extra: list[str] | None = None) -> list[str]:
     """The built-in bank, then ``QUIZZER_QUESTIONS`` (an os.pathsep-separated list), then ``--questions``."""
     env = [p for p in os.environ.get("QUIZZER_QUESTIONS", "").split(os.pathsep) if p]
     return [questions_dir(), *env, *(extra or [])]
+
+
+def data_dir() -> str:
+    """The user data folder (platformdirs): ``~/.local/share/quizzer`` on Linux."""
+    import platformdirs  # only the verbs that keep history need it
+
+    return platformdirs.user_data_dir("quizzer", appauthor=False)
+
+
+def db_path(flag: str | None = None) -> str:
+    """The history database: ``--db``, else ``QUIZZER_DB``, else ``history.sqlite3`` in the data folder."""
+    return flag or os.environ.get("QUIZZER_DB") or os.path.join(data_dir(), "history.sqlite3")

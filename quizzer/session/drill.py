@@ -12,10 +12,7 @@ from quizzer.bank.schema import Template
 from quizzer.core.trace import Step
 from quizzer.grading.grade import Mistake, Verdict, grade
 from quizzer.grading.parse import ParseError, parse_answer
-from quizzer.session.records import Attempt
-
-#: Verdicts that count as right for the score and the streak.
-RIGHT = frozenset({"exact", "correct"})
+from quizzer.session.records import RIGHT, Attempt
 
 
 def grade_instance(instance: Instance, answer: str) -> Verdict:
@@ -48,7 +45,9 @@ class DrillSession:
 
     Templates are validated as they are drawn, not up front, so a drill over a large bank starts at once:
     a candidate that does not match the filters, or is invalid, is dropped when it is first drawn.
-    ``clock`` returns seconds (monotonic) and is only read to time answers.
+    ``clock`` returns seconds (monotonic) and is only read to time answers; ``wall`` returns seconds
+    since the epoch and stamps each attempt; ``on_attempt`` receives each attempt as it is graded
+    (the history store commits it there).
     """
 
     def __init__(
@@ -60,6 +59,10 @@ class DrillSession:
         topic: str | None = None,
         difficulty: str | None = None,
         template_id: str | None = None,
+        wall: Callable[[], float] | None = None,
+        session_id: str = "",
+        on_attempt: Callable[[Attempt], None] | None = None,
+        mode: str = "drill",
     ) -> None:
         if template_id is not None:
             bank.get(template_id)  # KeyError or TemplateError now, not at the first draw
@@ -70,6 +73,10 @@ class DrillSession:
         self.seed = seed
         self._rng = random.Random(seed)
         self._clock = clock
+        self._wall = wall or (lambda: 0.0)
+        self.session_id = session_id
+        self._on_attempt = on_attempt
+        self.mode = mode
         self.attempts: list[Attempt] = []
         self.streak = 0
         self.best_streak = 0
@@ -152,8 +159,15 @@ class DrillSession:
                 mistake=mistake,
                 seconds=max(self._clock() - self._started, 0.0),
                 hints=self.hints,
+                mode=self.mode,
+                at=self._wall(),
+                session=self.session_id,
+                topic=self.instance.topic,
+                minutes=self.instance.minutes,
             )
         )
+        if self._on_attempt is not None:
+            self._on_attempt(self.attempts[-1])
         if kind in RIGHT:
             self.streak += 1
             self.best_streak = max(self.best_streak, self.streak)
