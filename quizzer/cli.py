@@ -72,6 +72,7 @@ def _plain(p: Parser) -> None:
     )
     p.add_argument("--topic", help="only this topic")
     p.add_argument("--seed", type=int, help="the same seed gives the same questions")
+    _db(p)
 
 
 def _drill(p: Parser) -> None:
@@ -81,20 +82,66 @@ def _drill(p: Parser) -> None:
     p.add_argument("--seed", type=int, help="the same seed gives the same sequence of questions")
 
 
+def _db(p: Parser) -> None:
+    p.add_argument(
+        "--db", metavar="PATH", help="the history database (default: QUIZZER_DB, else the user data folder)"
+    )
+
+
+def _drill_db(p: Parser) -> None:
+    _drill(p)
+    _db(p)
+
+
+def _mock(p: Parser) -> None:
+    p.add_argument("--count", type=int, default=8, metavar="N", help="questions (default 8)")
+    p.add_argument(
+        "--minutes", type=float, default=20, metavar="M", help="time for the whole mock (default 20)"
+    )
+    p.add_argument("--topic", help="only this topic")
+    p.add_argument("--seed", type=int, help="the same seed gives the same questions")
+    _db(p)
+
+
+def _study(p: Parser) -> None:
+    p.add_argument("--topic", help="only this topic")
+    p.add_argument(
+        "--new-per-day", type=int, default=10, metavar="N", help="new templates a day at most (default 10)"
+    )
+    p.add_argument("--seed", type=int, help="the seed of the questions drawn")
+    _db(p)
+
+
 def _check(p: Parser) -> None:
     p.add_argument("paths", nargs="*", metavar="PATH", help="folders or files (default: every loaded pack)")
     p.add_argument("--seeds", type=int, default=100, metavar="N", help="instances per template (default 100)")
 
 
+def _stats(p: Parser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--days", type=int, default=14, metavar="N", help="days in the trend (default: 14)")
+    _db(p)
+
+
+def _export(p: Parser) -> None:
+    p.add_argument("--format", required=True, choices=("csv", "json"), help="csv or json")
+    p.add_argument("--output", metavar="FILE", help="write to FILE (default: stdout)")
+    _db(p)
+
+
 #: verb -> (module in quizzer.commands with run(args, parser) -> int, help, takes --questions, arguments)
 VERBS: dict[str, tuple[str, str, bool, Callable[[Parser], None]]] = {
-    "drill": ("tui", "open the app straight into a drill", True, _drill),
+    "drill": ("tui", "open the app straight into a drill", True, _drill_db),
+    "mock": ("tui", "a timed mock interview, graded at the end", True, _mock),
+    "study": ("tui", "spaced repetition: what is due, then new templates", True, _study),
     "list": ("listing", "list the question templates", True, _list),
     "show": ("show", "print a question, its answer and worked explanation", True, _show),
     "grade": ("grade", "grade an answer to one instance", True, _grade),
     "plain": ("plain", "a line-based drill for any terminal or a pipe", True, _plain),
     "check": ("check", "check question templates (for authors)", True, _check),
     "count": ("count", "parameter, memory and FLOP breakdown of a real model", False, _count),
+    "stats": ("stats", "accuracy, times, mistakes and streak from your practice history", False, _stats),
+    "export": ("export", "every recorded attempt as CSV or JSON", False, _export),
 }
 
 

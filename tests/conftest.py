@@ -38,3 +38,9 @@ def problems() -> dict[str, dict[str, Any]]:
     data = _load("problems.json")
     items = data["problems"] if isinstance(data, dict) else data
     return {p["id"]: p for p in items}
+
+
+@pytest.fixture(autouse=True)
+def _private_history(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test, and every quizzer subprocess it starts, writes history to a fresh file, not the user's."""
+    monkeypatch.setenv("QUIZZER_DB", str(tmp_path_factory.mktemp("history") / "history.sqlite3"))

@@ -12,14 +12,16 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "quizzer"
 
 #: layer -> quizzer layers it may import (a layer may always import itself). Top to bottom:
-#: cli/commands -> tui -> session -> bank -> grading -> core. Only the TUI may import textual or rich.
+#: cli/commands -> tui -> store -> session -> bank -> grading -> core. Only the TUI imports textual or rich;
+#: only the store sqlite3; the session reads no clock and draws no randomness of its own (they are arguments).
 ALLOWED = {
     "core": {"core"},
     "grading": {"core"},
     "bank": {"core", "grading"},
     "session": {"core", "grading", "bank"},
-    "tui": {"core", "grading", "bank", "session", "tui"},
-    "commands": {"core", "grading", "bank", "session", "paths", "commands", "tui"},
+    "store": {"core", "session"},
+    "tui": {"core", "grading", "bank", "session", "store", "tui"},
+    "commands": {"core", "grading", "bank", "session", "store", "paths", "commands", "tui"},
 }
 FORBIDDEN_EVERYWHERE_BUT_TUI = {"textual", "rich"}
 
@@ -49,6 +51,10 @@ def test_layers_import_only_downwards(layer: str) -> None:
             parts = name.split(".")
             if layer != "tui":
                 assert parts[0] not in FORBIDDEN_EVERYWHERE_BUT_TUI, f"{path} imports {name}"
+            if layer != "store":
+                assert parts[0] != "sqlite3", f"{path} imports {name}: only quizzer/store may"
+            if layer == "session":
+                assert parts[0] not in {"time", "os", "secrets"}, f"{path} imports {name}"
             if parts[0] == "quizzer" and len(parts) > 1:
                 assert parts[1] in ALLOWED[layer] | {layer}, f"{path.relative_to(PACKAGE)} imports {name}"
 
@@ -71,6 +77,10 @@ def test_core_and_grading_use_only_the_standard_library() -> None:
         "from quizzer.cli import main; main(['show', 'embedding-table-params#1', '--json'])",
         "from quizzer.cli import main; main(['grade', 'embedding-table-params#1', '16M', '--json'])",
         "from quizzer.cli import main; main(['check', 'tests/data/good', '--seeds', '3'])",
+        "import io, sys; sys.stdin = io.StringIO('1\\n'); from quizzer.cli import main; "
+        "main(['plain', '--count', '1', '--seed', '1'])",
+        "from quizzer.cli import main; main(['stats', '--db', ':memory:'])",
+        "from quizzer.cli import main; main(['export', '--format', 'json', '--db', ':memory:'])",
     ],
 )
 def test_headless_verbs_never_load_the_tui(imports: str) -> None:

@@ -4,59 +4,74 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import sys
+import time
 
-from quizzer.bank.render import generate
 from quizzer.commands.common import UsageError, open_bank, warn_problems
 from quizzer.commands.show import question_text
-from quizzer.session.drill import grade_instance
-
-#: Verdicts that count as right in the score.
-RIGHT = ("exact", "correct")
+from quizzer.paths import db_path
+from quizzer.session.drill import DrillSession
+from quizzer.store.history import HistoryStore
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     bank = open_bank(args)
     warn_problems(bank)
-    templates = [t for t in bank.templates() if not args.topic or t.topic == args.topic]
-    if not templates:
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
+    store = HistoryStore.open(db_path(args.db))
+    if store.warning:
+        print(f"quizzer: warning: {store.warning}", file=sys.stderr)
+    try:
+        session = DrillSession(
+            bank,
+            seed=seed,
+            clock=time.monotonic,
+            topic=args.topic,
+            wall=time.time,
+            session_id=f"plain-{os.urandom(6).hex()}",
+            on_attempt=store.record,  # committed as soon as it is graded
+            mode="plain",
+        )
+    except ValueError:
+        store.close()
         raise UsageError(
             f"no templates{f' in topic {args.topic!r}' if args.topic else ''}; see `quizzer list`"
-        )
-    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
-    rng = random.Random(seed)
+        ) from None
+    try:
+        _drill(session, seed, args.count)
+    finally:
+        store.close()
+    return 0
+
+
+def _drill(session: DrillSession, seed: int, count: int) -> None:
     out = sys.stdout
     out.write(f"quizzer plain · seed {seed} · an empty line skips, Ctrl-D ends\n")
-    asked = right = 0
-    while not args.count or asked < args.count:
-        template = rng.choice(templates)
-        instance = generate(template, rng.randrange(1_000_000))
-        out.write(f"\n── question {asked + 1} " + "─" * 40 + "\n" + question_text(instance) + "\n")
-        verdict = None
+    while True:
+        instance = session.instance
+        out.write(f"\n── question {session.answered + 1} " + "─" * 40 + "\n" + question_text(instance) + "\n")
         while True:
             out.write("answer> ")
             out.flush()
             line = sys.stdin.readline()
             if not line:
-                out.write(f"\n\nscore: {right}/{asked} right\n")
-                return 0
+                out.write(f"\n\nscore: {session.right}/{session.answered} right\n")
+                return
             if not line.strip():
-                verdict = None
+                out.write(f"skipped. The answer: {instance.display}\n")
+                session.skip()
                 break
-            verdict = grade_instance(instance, line.strip())
-            if verdict.kind != "unparsed":
-                break
-            out.write(f"  {verdict.message}\n")
-        asked += 1
-        if verdict is None:
-            out.write(f"skipped. The answer: {instance.display}\n")
-            continue
-        right += verdict.kind in RIGHT
-        out.write(f"→ {verdict.message}\n")
-        out.write(
-            f"\nAnswer: {instance.display}\n\n{instance.explanation.strip()}\n\n"
-            f"TL;DR: {instance.tldr.strip()}\n"
-        )
-    out.write(f"\nscore: {right}/{asked} right\n")
-    return 0
+            verdict = session.answer(line.strip())
+            if verdict.kind == "unparsed":
+                out.write(f"  {verdict.message}\n")
+                continue
+            out.write(f"→ {verdict.message}\n")
+            out.write(
+                f"\nAnswer: {instance.display}\n\n{instance.explanation.strip()}\n\n"
+                f"TL;DR: {instance.tldr.strip()}\n"
+            )
+            session.next()
+            break
+        if count and session.answered >= count:
+            out.write(f"\nscore: {session.right}/{session.answered} right\n")
+            return

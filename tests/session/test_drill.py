@@ -194,3 +194,30 @@ class DrillMachine(RuleBasedStateMachine):
 
 
 TestDrillMachine = DrillMachine.TestCase
+
+
+def test_pick_instances_distinct_reproducible_and_filtered() -> None:
+    from quizzer.paths import question_paths
+    from quizzer.session.picking import pick_instances
+
+    def pick(seed: int, **filters: str) -> list[tuple[str, int]]:
+        bank = load_bank(question_paths())
+        return [(i.template_id, i.seed) for i in pick_instances(bank, count=8, seed=seed, **filters)]
+
+    eight = pick(4)
+    assert eight == pick(4)
+    assert len({t for t, _ in eight}) == 8  # distinct templates when the bank has enough
+    assert eight != pick(5)
+    full = load_bank(question_paths())
+    attention = pick(4, topic="attention")
+    assert {full.get(t).topic for t, _ in attention} == {"attention"}
+    with pytest.raises(ValueError, match="no template matches"):
+        pick(4, topic="no-such-topic")
+
+
+def test_pick_instances_repeats_templates_only_when_too_few() -> None:
+    from quizzer.session.picking import pick_instances
+
+    picked = pick_instances(bank(), count=3, seed=1)
+    assert [i.template_id for i in picked] == ["mini-product"] * 3
+    assert len({i.seed for i in picked}) == 3

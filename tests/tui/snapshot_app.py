@@ -5,12 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from quizzer.bank.loader import load_bank
-from quizzer.tui.app import DrillOptions, QuizzerApp
+from quizzer.store.history import HistoryStore
+from quizzer.tui.app import DrillOptions, MockOptions, QuizzerApp, StudyOptions
 
 PACK = Path(__file__).resolve().parent.parent / "data" / "tui"
 SEED = 7
 #: --set values that make the embedding question the seed question: 32,000 × 512, tied.
 EMBEDDING_ANSWER = 32000 * 512
+#: The wall clock of every test app: Thursday 28 May 2026, 20:26:40 UTC.
+WALL = 1_780_000_000.0
 
 
 class FakeClock:
@@ -23,11 +26,34 @@ class FakeClock:
         return self.now
 
 
-def make_app(*, drill: DrillOptions | None = None, clock: FakeClock | None = None) -> QuizzerApp:
+class FakeWall(FakeClock):
+    """The wall clock (epoch seconds) the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = WALL
+
+
+def make_app(
+    *,
+    drill: DrillOptions | None = None,
+    mock: MockOptions | None = None,
+    study: StudyOptions | None = None,
+    clock: FakeClock | None = None,
+    wall: FakeClock | None = None,
+    store: HistoryStore | None = None,
+) -> QuizzerApp:
     bank = load_bank([str(PACK)])
     bank.templates()
     return QuizzerApp(
-        [str(PACK)], drill=drill, clock=clock or FakeClock(), seed_source=lambda: SEED, bank=bank
+        [str(PACK)],
+        drill=drill,
+        mock=mock,
+        study=study,
+        clock=clock or FakeClock(),
+        wall=wall or FakeWall(),
+        seed_source=lambda: SEED,
+        bank=bank,
+        store=store or HistoryStore.memory(),
     )
 
 

@@ -18,7 +18,7 @@ from quizzer.tui.messages import BankLoaded
 if TYPE_CHECKING:
     from quizzer.tui.app import QuizzerApp
 
-INTRO = "Sizing questions as interviews ask them. Pick a mode; filters apply to Drill."
+INTRO = "Sizing questions as interviews ask them. Pick a mode: topic filters all modes, difficulty Drill."
 
 
 class HomeScreen(Screen[None]):
@@ -26,7 +26,10 @@ class HomeScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "drill", "Drill", id="home-drill"),
+        Binding("m", "mock", "Mock", id="home-mock"),
+        Binding("s", "study", "Study", id="home-study"),
         Binding("b", "browse", "Browse", id="home-browse"),
+        Binding("t", "stats", "Stats", id="home-stats"),
         Binding("question_mark", "app.help", "Help", id="home-help"),
         Binding("q", "app.quit", "Quit", show=False, id="home-quit"),
     ]
@@ -37,7 +40,11 @@ class HomeScreen(Screen[None]):
             yield Static(INTRO, id="home-intro")
             with Horizontal(id="home-modes"):
                 yield Button("Drill", id="start-drill", variant="primary")
+                yield Button("Mock", id="start-mock")
+                yield Button("Study", id="start-study")
                 yield Button("Browse", id="start-browse")
+                yield Button("Stats", id="start-stats")
+            yield Static(id="study-due")
             with Horizontal(id="home-filters"):
                 yield Select[str]([], prompt="Any topic", id="topic-filter")
                 yield Select[str](
@@ -53,8 +60,30 @@ class HomeScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#topic-table", DataTable).display = False
+        self.show_due()
         if self.quizzer.bank is not None:
             self.show_bank(self.quizzer.bank)
+
+    def on_screen_resume(self) -> None:
+        self.show_due()  # a study session or a mock may have changed them
+
+    def show_due(self) -> None:
+        """What a study session would ask now, and the size of the history."""
+        app = self.quizzer
+        ids = set(app.questions_bank().scanned_ids())
+        cards = [c for c in app.store.cards() if c.template_id in ids]
+        now = app.wall()
+        due = sum(c.due <= now for c in cards)
+        from quizzer.tui.app import local_midnight
+
+        midnight = local_midnight(now)  # (counted here: quizzer.session.srs would import fsrs, ~30 ms)
+        left_today = max(app.new_per_day - sum(c.introduced >= midnight for c in cards), 0)
+        new = min(left_today, len(ids) - len(cards))
+        attempts = app.store.count()
+        self.query_one("#study-due", Static).update(
+            f"Study: [b]{due}[/b] due · [b]{new}[/b] new left today (at most {app.new_per_day} a day)"
+            f"   ·   history: {attempts} attempt{'s' if attempts != 1 else ''}"
+        )
 
     @on(BankLoaded)
     def bank_loaded(self, event: BankLoaded) -> None:
@@ -96,9 +125,25 @@ class HomeScreen(Screen[None]):
     def action_drill(self) -> None:
         self.quizzer.start_drill(self._filter("#topic-filter"), self._filter("#difficulty-filter"))
 
+    @on(Button.Pressed, "#start-mock")
+    def action_mock(self) -> None:
+        from quizzer.tui.app import MockOptions
+
+        self.quizzer.start_mock(MockOptions(topic=self._filter("#topic-filter")))
+
+    @on(Button.Pressed, "#start-study")
+    def action_study(self) -> None:
+        from quizzer.tui.app import StudyOptions
+
+        self.quizzer.start_study(StudyOptions(self._filter("#topic-filter"), self.quizzer.new_per_day))
+
     @on(Button.Pressed, "#start-browse")
     def action_browse(self) -> None:
         self.quizzer.action_browse()
+
+    @on(Button.Pressed, "#start-stats")
+    def action_stats(self) -> None:
+        self.quizzer.action_stats()
 
     @on(DataTable.RowSelected, "#topic-table")
     def drill_topic(self, event: DataTable.RowSelected) -> None:

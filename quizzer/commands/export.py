@@ -1,0 +1,73 @@
+"""`quizzer export`: every recorded attempt as JSON or CSV, to stdout or a file."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+from quizzer.commands.common import UsageError
+from quizzer.commands.stats import open_history
+from quizzer.session.records import Attempt
+
+#: The columns of the CSV and the keys of each JSON object: Attempt's fields, with ``at_iso`` after ``at``.
+COLUMNS: tuple[str, ...] = tuple(
+    name for field in Attempt._fields for name in ((field, "at_iso") if field == "at" else (field,))
+)
+
+
+def iso_utc(at: float) -> str:
+    """Seconds since the epoch as ISO-8601 UTC with milliseconds: ``2024-03-10T12:00:00.000Z``."""
+    try:
+        return datetime.fromtimestamp(at, tz=UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    except (OverflowError, OSError, ValueError):  # a clock far outside the calendar
+        return ""
+
+
+def attempt_row(attempt: Attempt) -> dict[str, Any]:
+    """One attempt as a JSON-ready dict in COLUMNS order (ints stay ints, exact however big)."""
+    values = attempt.as_dict()
+    values["at_iso"] = iso_utc(attempt.at)
+    return {name: values[name] for name in COLUMNS}
+
+
+def to_json(attempts: list[Attempt]) -> str:
+    return json.dumps([attempt_row(a) for a in attempts], indent=2)
+
+
+def to_csv(attempts: list[Attempt]) -> str:
+    """A header row, then one row per attempt; variables as a JSON string, None as an empty cell."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for a in attempts:
+        row = attempt_row(a)
+        row["variables"] = json.dumps(row["variables"])
+        writer.writerow(row.values())
+    return out.getvalue()
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    store = open_history(args.db)
+    try:
+        attempts = store.attempts()
+    finally:
+        store.close()
+    text = to_json(attempts) + "\n" if args.format == "json" else to_csv(attempts)
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    print(
+        f"quizzer: wrote {len(attempts)} attempt{'' if len(attempts) == 1 else 's'} to {args.output}",
+        file=sys.stderr,
+    )
+    return 0

@@ -1,0 +1,106 @@
+"""`quizzer stats`: accuracy, times, frequent mistakes, recent days and streak from the practice history."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from datetime import date
+
+from quizzer.commands.common import UsageError
+from quizzer.paths import db_path
+from quizzer.session.stats import Stats, compute_stats, day_text, local_day, stats_json
+from quizzer.store.history import HistoryStore
+
+#: The most days --days accepts (ten years).
+MAX_DAYS = 3660
+#: The width of the longest bar in the trend.
+BAR_WIDTH = 30
+_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+
+def open_history(flag: str | None) -> HistoryStore:
+    """The history store at ``--db`` / QUIZZER_DB / the data folder; its warning (if any) goes to stderr."""
+    store = HistoryStore.open(db_path(flag))
+    if store.warning:
+        print(f"quizzer: warning: {store.warning}", file=sys.stderr)
+    return store
+
+
+def _minutes(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds / 60:.1f} min"
+
+
+def _percent(fraction: float) -> str:
+    return f"{fraction * 100:.0f}%"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def stats_text(stats: Stats, utc_offset_seconds: int = 0) -> str:
+    """The plain-text report, at most 80 columns wide (topic and mistake names are cut to fit)."""
+    if not stats.attempts or stats.first_at is None or stats.last_at is None:
+        return (
+            "No attempts recorded yet.\n"
+            "Start practising with `quizzer drill` (the app) or `quizzer plain` (any terminal);\n"
+            "every answer is recorded, and `quizzer stats` summarises them."
+        )
+    first = day_text(local_day(stats.first_at, utc_offset_seconds))
+    last = day_text(local_day(stats.last_at, utc_offset_seconds))
+    lines = [
+        f"{_plural(stats.attempts, 'attempt')}, {stats.right} right ({_percent(stats.accuracy)}), "
+        f"{first} to {last}",
+        f"Streak: {_plural(stats.streak_days, 'day')}",
+        "",
+        "By topic (weakest first)",
+        f"  {'topic':<28} {'attempts':>8} {'accuracy':>8}   median time / expected",
+    ]
+    for t in stats.topics:
+        name = _cut(t.topic or "(no topic)", 28)
+        lines.append(
+            f"  {name:<28} {t.attempts:>8} {_percent(t.accuracy):>8}   "
+            f"{_minutes(t.median_seconds)} / {_minutes(t.median_expected_seconds)}"
+        )
+    if stats.mistakes:
+        lines += ["", "Most frequent mistakes"]
+        for m in stats.mistakes:
+            templates = ", ".join(m.template_ids[:2]) + (
+                f" +{len(m.template_ids) - 2} more" if len(m.template_ids) > 2 else ""
+            )
+            lines.append(f"  {m.count:>5}  {_cut(m.name, 28):<28}  {_cut(templates, 40)}")
+    if stats.days:
+        lines += ["", f"Last {_plural(len(stats.days), 'day')} (# right, - not right)"]
+        most = max(d.attempts for d in stats.days)
+        scale = min(1.0, BAR_WIDTH / most) if most else 1.0
+        for d in stats.days:
+            weekday = _WEEKDAYS[date.fromisoformat(d.day).weekday()]
+            right_width = round(d.right * scale)
+            bar = "#" * right_width + "-" * max(round(d.attempts * scale) - right_width, 0)
+            counts = f"{d.right}/{d.attempts}" if d.attempts else "."
+            lines.append(f"  {d.day} {weekday}  {counts:>9}  {bar}")
+    return "\n".join(lines)
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if not 1 <= args.days <= MAX_DAYS:
+        raise UsageError(f"--days {args.days}: give a number of days from 1 to {MAX_DAYS}")
+    now = time.time()
+    utc_offset_seconds = time.localtime(now).tm_gmtoff  # today's offset, used for every attempt
+    store = open_history(args.db)
+    try:
+        attempts = store.attempts()
+    finally:
+        store.close()
+    stats = compute_stats(attempts, now=now, utc_offset_seconds=utc_offset_seconds, days=args.days)
+    if args.json:
+        print(json.dumps(stats_json(stats), indent=2))
+    else:
+        print(stats_text(stats, utc_offset_seconds))
+    return 0

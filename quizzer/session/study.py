@@ -1,0 +1,227 @@
+"""StudySession: due templates first, then new ones within a daily limit, scheduled by fsrs."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from quizzer.bank.errors import TemplateError
+from quizzer.bank.loader import Bank
+from quizzer.bank.render import Instance
+from quizzer.core.trace import Step
+from quizzer.grading.grade import Verdict
+from quizzer.session.drill import grade_instance, read_answer
+from quizzer.session.records import RIGHT, Attempt, CardState
+from quizzer.session.srs import RATINGS, Scheduler, due, rating_for
+
+
+class StudySession:
+    """A spaced-repetition session over ``template_ids``; the same seed and clocks give the same session.
+
+    ``cards`` maps template ids to their stored state (the session keeps its own copy and updates it).
+    A question is the earliest due card, else a new template (in a seeded random order) while the daily
+    limit allows (``new_per_day - new_today``), else nothing (``instance`` is None). Invalid or unknown ids
+    are dropped when drawn. Grading proposes a rating (``rating_for``); the user may ``override`` it;
+    ``next`` commits the review at ``wall()`` and draws the next question.
+    ``clock`` (monotonic seconds) times answers; ``wall`` (epoch seconds, UTC) stamps attempts, schedules
+    reviews and decides what is due; ``on_attempt`` and ``on_review`` receive what the store persists.
+    """
+
+    def __init__(
+        self,
+        bank: Bank,
+        cards: dict[str, CardState],
+        *,
+        template_ids: list[str],
+        seed: int,
+        clock: Callable[[], float],
+        wall: Callable[[], float],
+        new_per_day: int,
+        new_today: int,
+        scheduler: Scheduler | None = None,
+        session_id: str = "",
+        on_attempt: Callable[[Attempt], None] | None = None,
+        on_review: Callable[[CardState], None] | None = None,
+    ) -> None:
+        self._bank = bank
+        self._cards = dict(cards)
+        self._candidates = list(dict.fromkeys(template_ids))
+        self._rng = random.Random(seed)
+        self._new_order = [t for t in self._candidates if t not in self._cards]
+        self._rng.shuffle(self._new_order)
+        self._new_left = max(new_per_day - new_today, 0)
+        self._clock, self._wall = clock, wall
+        self._scheduler = scheduler or Scheduler()
+        self.session_id = session_id
+        self._on_attempt, self._on_review = on_attempt, on_review
+        self.attempts: list[Attempt] = []
+        self.reviewed = 0
+        """Reviews committed."""
+        self.right = 0
+        """Committed reviews whose answer was right."""
+        self.verdict: Verdict | None = None
+        self.proposed: str | None = None
+        self.rating: str | None = None
+        self.hints = 0
+        self._started = clock()
+        self.instance: Instance | None = self._draw()
+
+    @property
+    def cards(self) -> dict[str, CardState]:
+        """The session's card states (a copy), updated by every commit."""
+        return dict(self._cards)
+
+    @property
+    def due_count(self) -> int:
+        """Cards due now among the candidates (the current question's included until it is committed)."""
+        now = self._wall()
+        return sum(1 for t in self._candidates if t in self._cards and self._cards[t].due <= now)
+
+    @property
+    def new_count(self) -> int:
+        """New templates still allowed today (the current one included until it is committed).
+
+        An invalid template not drawn yet is counted: templates are checked only when drawn.
+        """
+        return min(self._new_left, sum(1 for t in self._new_order if t not in self._cards))
+
+    @property
+    def done(self) -> bool:
+        """The current question has been graded or skipped (it has a rating to commit)."""
+        return self.proposed is not None
+
+    def _generate(self, template_id: str) -> Instance | None:
+        try:
+            return self._bank.generate(template_id, self._rng.randrange(1_000_000))
+        except (KeyError, TemplateError):
+            self._candidates.remove(template_id)
+            if template_id in self._new_order:
+                self._new_order.remove(template_id)
+            return None
+
+    def _draw(self) -> Instance | None:
+        candidates = set(self._candidates)
+        for card in due((c for t, c in self._cards.items() if t in candidates), self._wall()):
+            instance = self._generate(card.template_id)
+            if instance is not None:
+                return instance
+        while self._new_left > 0:
+            fresh = [t for t in self._new_order if t not in self._cards]
+            if not fresh:
+                break
+            instance = self._generate(fresh[0])
+            if instance is not None:
+                return instance
+        return None
+
+    def preview(self, text: str) -> str:
+        """How ``text`` reads, before it is graded ('' when there is no question)."""
+        return read_answer(self.instance, text) if self.instance is not None else ""
+
+    def answer(self, text: str) -> Verdict:
+        """Grade ``text``. Unreadable text grades nothing (the verdict says why); a grade is final."""
+        if self.instance is None:
+            raise ValueError("nothing to study now")
+        if self.verdict is not None:
+            return self.verdict
+        verdict = grade_instance(self.instance, text)
+        if verdict.kind == "unparsed" or self.proposed is not None:  # unread, or already skipped
+            return verdict
+        self.verdict = verdict
+        value = verdict.given.value if verdict.given else None
+        attempt = self._record(text, value, verdict.kind, verdict.rel_error, verdict.mistake)
+        self.proposed = self.rating = rating_for(
+            attempt.verdict, attempt.seconds, self.instance.minutes, attempt.hints
+        )
+        return verdict
+
+    def _record(
+        self, text: str, value: int | float | None, kind: str, rel_error: float | None, mistake: str | None
+    ) -> Attempt:
+        assert self.instance is not None
+        attempt = Attempt(
+            template_id=self.instance.template_id,
+            seed=self.instance.seed,
+            variables=self.instance.variables,
+            answer=text,
+            value=value,
+            expected=self.instance.value,
+            unit=self.instance.unit,
+            verdict=kind,
+            rel_error=rel_error,
+            mistake=mistake,
+            seconds=max(self._clock() - self._started, 0.0),
+            hints=self.hints,
+            mode="study",
+            at=self._wall(),
+            session=self.session_id,
+            topic=self.instance.topic,
+            minutes=self.instance.minutes,
+        )
+        self.attempts.append(attempt)
+        if self._on_attempt is not None:
+            self._on_attempt(attempt)
+        return attempt
+
+    def hint(self) -> Step | None:
+        """Reveal the next derivation step (None when all are shown, or no question); each is counted."""
+        if self.instance is None or self.hints >= len(self.instance.derivation):
+            return None
+        self.hints += 1
+        return self.instance.derivation[self.hints - 1]
+
+    @property
+    def revealed(self) -> tuple[Step, ...]:
+        """The derivation steps revealed as hints so far."""
+        return self.instance.derivation[: self.hints] if self.instance is not None else ()
+
+    def skip(self) -> None:
+        """Give up on the current question: a skipped attempt, rated "again" (nothing once graded)."""
+        if self.instance is None or self.done:
+            return
+        self._record("", None, "skipped", None, None)
+        self.proposed = self.rating = "again"
+
+    def override(self, rating: str) -> None:
+        """Replace the proposed rating with the user's (one of RATINGS), once graded or skipped."""
+        if rating not in RATINGS:
+            raise ValueError(f"unknown rating {rating!r}; expected one of {', '.join(RATINGS)}")
+        if not self.done:
+            raise ValueError("grade or skip the question before rating it")
+        self.rating = rating
+
+    def finish(self) -> None:
+        """Leave: commit the current question's review if it was graded or skipped, and drop the question."""
+        self._commit()
+        self.instance = None
+
+    def _commit(self) -> None:
+        if self.instance is None or self.rating is None:
+            return
+        template_id = self.instance.template_id
+        before = self._cards.get(template_id)
+        state = self._scheduler.review(before, template_id, self.rating, self._wall())
+        self._cards[template_id] = state
+        if before is None:
+            self._new_left = max(self._new_left - 1, 0)
+        self.reviewed += 1
+        self.right += self.attempts[-1].verdict in RIGHT
+        if self._on_review is not None:
+            self._on_review(state)
+        self.verdict = None
+        self.proposed = self.rating = None
+
+    def next(self) -> Instance | None:
+        """Commit the review (an ungraded question is skipped first), then draw the next question.
+
+        With no question (nothing was due), draw again: a card may have fallen due since.
+        """
+        if self.instance is not None:
+            self.skip()
+            self._commit()
+        self.instance = self._draw()
+        self.verdict = None
+        self.proposed = self.rating = None
+        self.hints = 0
+        self._started = self._clock()
+        return self.instance

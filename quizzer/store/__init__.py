@@ -1,0 +1,1 @@
+"""The history store: attempts and spaced-repetition cards in SQLite."""

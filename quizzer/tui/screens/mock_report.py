@@ -1,0 +1,96 @@
+"""MockReportScreen: a mock's score, times against expected, verdicts, explanations, what to work on."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from quizzer.session.mock import MockReport
+from quizzer.tui.screens.drill import VERDICT_WORDS, teaching_markdown
+from quizzer.tui.screens.mock import clock_text
+from quizzer.tui.widgets.cached import CachedRenderable
+
+VERDICT_WORDS_REPORT = {**VERDICT_WORDS, "timed-out": "⌛ Timed out", "skipped": "→ Unanswered"}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def report_markdown(report: MockReport) -> str:
+    """The whole report as Markdown: the summary, the table, what to work on, then every question."""
+    used = clock_text(report.seconds_used)
+    ending = "time ran out" if report.timed_out else "submitted"
+    lines = [
+        f"# {report.score} of {report.total} right",
+        f"{report.answered} answered · {used} used · {ending}",
+        "",
+        "| # | Question | Your answer | Verdict | Time | Expected |",
+        "|---|---|---|---|---|---|",
+    ]
+    for result in report.results:
+        attempt = result.attempt
+        lines.append(
+            f"| {result.index + 1} | {_cell(result.instance.title)} | {_cell(attempt.answer) or '—'} | "
+            f"{VERDICT_WORDS_REPORT[attempt.verdict]} | {clock_text(attempt.seconds)} | "
+            f"{clock_text(result.expected_seconds)} |"
+        )
+    if report.topics_to_work_on or report.mistakes_to_work_on:
+        lines += ["", "## To work on", ""]
+        for topic, right, total in report.topics_to_work_on:
+            lines.append(f"- **{topic}**: {right} of {total} right")
+        for name, feedback, count in report.mistakes_to_work_on:
+            times = f" ({count}×)" if count > 1 else ""
+            lines.append(f"- **{name}**{times}: {feedback}")
+    for result in report.results:
+        attempt, instance = result.attempt, result.instance
+        lines += [
+            "",
+            f"## {result.index + 1}. {instance.title} — {VERDICT_WORDS_REPORT[attempt.verdict]}",
+            "",
+        ]
+        verdict = result.verdict
+        if attempt.answer:
+            reading = verdict.given.reading if verdict is not None and verdict.given else attempt.answer
+            lines.append(f"You answered **{attempt.answer}** (read as {reading}).")
+        if verdict is not None and verdict.feedback:
+            lines += ["", f"> {verdict.feedback}"]
+        lines += ["", teaching_markdown(instance).replace("### Answer", "**Answer**", 1)]
+    return "\n".join(lines)
+
+
+class MockReportScreen(Screen[None]):
+    """The report of a finished mock."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("m", "again", "Another mock", id="report-again"),
+        Binding("q", "back", "Back", id="report-back"),
+        Binding("escape", "back", "Back", show=False, id="report-escape"),
+    ]
+
+    def __init__(self, report: MockReport) -> None:
+        super().__init__()
+        self.report = report
+
+    def compose(self) -> ComposeResult:
+        from rich.markdown import Markdown as RichMarkdown
+
+        yield Header()
+        with VerticalScroll(id="report-body", classes="screen-body", can_focus=True):
+            yield Static(CachedRenderable(RichMarkdown(report_markdown(self.report), hyperlinks=False)))
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#report-body").focus()
+
+    def action_again(self) -> None:
+        self.app.back()  # type: ignore[attr-defined]
+        self.app.start_mock()  # type: ignore[attr-defined]
+
+    def action_back(self) -> None:
+        self.app.back()  # type: ignore[attr-defined]

@@ -1,0 +1,306 @@
+"""compute_stats: accuracy, medians, mistakes, local days, streaks (hand-built attempts), and invariants."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from quizzer.session.records import VERDICTS, Attempt
+from quizzer.session.stats import compute_stats, stats_json
+
+DAY = 86_400
+#: 2024-03-10 00:00:00 UTC.
+MIDNIGHT = 1_710_028_800.0
+#: "now": 2024-03-10 12:00 UTC.
+NOW = MIDNIGHT + 12 * 3600
+
+
+def attempt(
+    verdict: str = "exact",
+    *,
+    topic: str = "params",
+    template_id: str = "t1",
+    seconds: float = 60.0,
+    minutes: float = 1.0,
+    at: float = NOW - 60,
+    mistake: str | None = None,
+) -> Attempt:
+    return Attempt(
+        template_id=template_id,
+        seed=1,
+        variables={"a": 2},
+        answer="" if verdict in ("skipped", "timed-out") else "4",
+        value=None if verdict in ("skipped", "timed-out") else 4,
+        expected=4,
+        unit="",
+        verdict=verdict,
+        rel_error=None,
+        mistake=mistake,
+        seconds=seconds,
+        hints=0,
+        mode="drill",
+        at=at,
+        session="s",
+        topic=topic,
+        minutes=minutes,
+    )
+
+
+def test_empty_history() -> None:
+    s = compute_stats([], now=NOW, days=3)
+    assert (s.attempts, s.right, s.accuracy, s.streak_days) == (0, 0, 0.0, 0)
+    assert s.topics == ()
+    assert s.mistakes == ()
+    assert (s.first_at, s.last_at) == (None, None)
+    assert [(d.day, d.attempts, d.right) for d in s.days] == [
+        ("2024-03-08", 0, 0),
+        ("2024-03-09", 0, 0),
+        ("2024-03-10", 0, 0),
+    ]
+
+
+def test_skips_and_timeouts_count_as_attempts_not_right() -> None:
+    s = compute_stats(
+        [attempt("exact"), attempt("correct"), attempt("close"), attempt("skipped"), attempt("timed-out")],
+        now=NOW,
+    )
+    assert (s.attempts, s.right) == (5, 2)
+    assert s.accuracy == pytest.approx(0.4)
+
+
+def test_topics_accuracy_medians_and_order() -> None:
+    history = [
+        # kv: 1 of 4 right; times 30, 90, 120, 600 -> median 105; expected 2, 2, 3 min (one unknown) -> 120
+        attempt("exact", topic="kv", seconds=30, minutes=2),
+        attempt("wrong", topic="kv", seconds=90, minutes=2),
+        attempt("skipped", topic="kv", seconds=600, minutes=3),
+        attempt("wrong", topic="kv", seconds=120, minutes=0),
+        # flops: 1 of 2 right
+        attempt("exact", topic="flops", seconds=10, minutes=1),
+        attempt("wrong", topic="flops", seconds=20, minutes=1),
+        # memory: 1 of 4 right (same accuracy as kv, same attempts): ties by name
+        attempt("exact", topic="memory", seconds=5, minutes=0.5),
+        attempt("wrong", topic="memory", seconds=5, minutes=0.5),
+        attempt("wrong", topic="memory", seconds=5, minutes=0.5),
+        attempt("wrong", topic="memory", seconds=5, minutes=0.5),
+        # params: all right, most attempts
+        *[attempt("correct", topic="params", seconds=40, minutes=1) for _ in range(5)],
+        # mlp: 1 of 8 right -> below 25%
+        attempt("exact", topic="mlp", seconds=1, minutes=1),
+        *[attempt("wrong", topic="mlp", seconds=1, minutes=1) for _ in range(7)],
+    ]
+    s = compute_stats(history, now=NOW)
+    assert [(t.topic, t.attempts, t.right) for t in s.topics] == [
+        ("mlp", 8, 1),
+        ("kv", 4, 1),
+        ("memory", 4, 1),
+        ("flops", 2, 1),
+        ("params", 5, 5),
+    ]
+    kv = s.topics[1]
+    assert kv.accuracy == 0.25
+    assert kv.median_seconds == 105.0
+    assert kv.median_expected_seconds == 120.0
+    assert s.topics[2].median_expected_seconds == 30.0
+    assert s.topics[3].median_seconds == 15.0
+
+
+def test_expected_time_unknown_when_no_attempt_recorded_minutes() -> None:
+    s = compute_stats([attempt(minutes=0), attempt(minutes=0)], now=NOW)
+    assert s.topics[0].median_expected_seconds is None
+
+
+def test_more_attempts_first_among_equal_accuracy() -> None:
+    s = compute_stats(
+        [attempt("wrong", topic="a"), *[attempt("wrong", topic="b") for _ in range(3)]],
+        now=NOW,
+    )
+    assert [t.topic for t in s.topics] == ["b", "a"]
+
+
+def test_mistakes_most_frequent_first_top_ten() -> None:
+    history = [
+        attempt("wrong", mistake="forgot-bias", template_id="t2"),
+        attempt("wrong", mistake="bits-for-bytes", template_id="t9"),
+        attempt("close", mistake="bits-for-bytes", template_id="t1"),
+        attempt("wrong", mistake="bits-for-bytes", template_id="t9"),
+        attempt("wrong", mistake="forgot-bias", template_id="t3"),
+        attempt("wrong", mistake="off-by-layers", template_id="t1"),
+        attempt("wrong"),  # no named mistake
+        *[attempt("wrong", mistake=f"z-rare-{i:02d}") for i in range(12)],
+    ]
+    s = compute_stats(history, now=NOW)
+    assert len(s.mistakes) == 10
+    assert [(m.name, m.count, m.template_ids) for m in s.mistakes[:3]] == [
+        ("bits-for-bytes", 3, ("t1", "t9")),
+        ("forgot-bias", 2, ("t2", "t3")),
+        ("off-by-layers", 1, ("t1",)),
+    ]
+    # ties at one occurrence: by name, so the first seven rare ones make the cut
+    assert [m.name for m in s.mistakes[3:]] == [f"z-rare-{i:02d}" for i in range(7)]
+
+
+def test_days_window_includes_empty_days_oldest_first() -> None:
+    history = [
+        attempt("exact", at=MIDNIGHT + 100),  # 2024-03-10
+        attempt("wrong", at=MIDNIGHT + 200),  # 2024-03-10
+        attempt("exact", at=MIDNIGHT - 2 * DAY + 5),  # 2024-03-08
+        attempt("exact", at=MIDNIGHT - 10 * DAY),  # 2024-02-29, outside a 4-day window
+    ]
+    s = compute_stats(history, now=NOW, days=4)
+    assert [(d.day, d.attempts, d.right) for d in s.days] == [
+        ("2024-03-07", 0, 0),
+        ("2024-03-08", 1, 1),
+        ("2024-03-09", 0, 0),
+        ("2024-03-10", 2, 1),
+    ]
+    assert s.attempts == 4  # the window limits the days only
+    assert (s.first_at, s.last_at) == (MIDNIGHT - 10 * DAY, MIDNIGHT + 200)
+
+
+def test_utc_offset_moves_an_attempt_to_another_local_day() -> None:
+    late = attempt(at=MIDNIGHT - 1800)  # 2024-03-09 23:30 UTC
+    utc = compute_stats([late], now=NOW, days=2)
+    assert [d.attempts for d in utc.days] == [1, 0]
+    # UTC+1: 2024-03-10 00:30 local
+    east = compute_stats([late], now=NOW, utc_offset_seconds=3600, days=2)
+    assert [(d.day, d.attempts) for d in east.days] == [("2024-03-09", 0), ("2024-03-10", 1)]
+    # UTC-13 (now is 2024-03-09 23:00 local): the attempt falls on 2024-03-09 10:30 local, "today"
+    west = compute_stats([late], now=NOW, utc_offset_seconds=-13 * 3600, days=2)
+    assert [(d.day, d.attempts) for d in west.days] == [("2024-03-08", 0), ("2024-03-09", 1)]
+
+
+def test_utc_offset_matches_time_gmtime() -> None:
+    # an independent oracle for the local day: time.gmtime of the shifted instant
+    for at in (MIDNIGHT - 1, MIDNIGHT, MIDNIGHT + 3 * 3600 + 7):
+        for offset in (-5 * 3600, 0, 5 * 3600 + 1800):
+            s = compute_stats([attempt(at=at)], now=at, utc_offset_seconds=offset, days=1)
+            assert s.days[0].day == time.strftime("%Y-%m-%d", time.gmtime(at + offset))
+            assert s.days[0].attempts == 1
+
+
+def test_streak_counts_consecutive_days_up_to_today() -> None:
+    history = [attempt(at=NOW - k * DAY) for k in (0, 1, 2, 4, 5)]  # a gap three days ago
+    assert compute_stats(history, now=NOW).streak_days == 3
+
+
+def test_streak_still_counts_when_nothing_yet_today() -> None:
+    history = [attempt(at=NOW - k * DAY) for k in (1, 2)]
+    assert compute_stats(history, now=NOW).streak_days == 2
+    # several attempts on a day count once
+    assert compute_stats([*history, *history], now=NOW).streak_days == 2
+
+
+def test_streak_broken_when_nothing_yesterday_or_today() -> None:
+    history = [attempt(at=NOW - k * DAY) for k in (2, 3, 4)]
+    assert compute_stats(history, now=NOW).streak_days == 0
+
+
+def test_streak_uses_local_days() -> None:
+    # 23:30 UTC yesterday and 00:30 UTC today are the same day at UTC+2 -> a streak of 1, and 2 at UTC
+    history = [attempt(at=MIDNIGHT - 1800), attempt(at=MIDNIGHT + 1800)]
+    assert compute_stats(history, now=MIDNIGHT + 3600).streak_days == 2
+    assert compute_stats(history, now=MIDNIGHT + 3600, utc_offset_seconds=7200).streak_days == 1
+
+
+def test_negative_days_is_an_error() -> None:
+    with pytest.raises(ValueError, match="days"):
+        compute_stats([], now=NOW, days=-1)
+
+
+def test_stats_json_is_plain_data() -> None:
+    s = compute_stats([attempt("wrong", mistake="m", at=MIDNIGHT + 5)], now=NOW, days=2)
+    data = json.loads(json.dumps(stats_json(s)))
+    assert data["attempts"] == 1
+    assert data["right"] == 0
+    assert data["accuracy"] == 0.0
+    assert data["streak_days"] == 1
+    assert data["first_at"] == data["last_at"] == MIDNIGHT + 5
+    assert data["topics"] == [
+        {
+            "topic": "params",
+            "attempts": 1,
+            "right": 0,
+            "accuracy": 0.0,
+            "median_seconds": 60.0,
+            "median_expected_seconds": 60.0,
+        }
+    ]
+    assert data["mistakes"] == [{"name": "m", "count": 1, "template_ids": ["t1"]}]
+    assert data["days"] == [
+        {"day": "2024-03-09", "attempts": 0, "right": 0},
+        {"day": "2024-03-10", "attempts": 1, "right": 0},
+    ]
+
+
+def test_ten_thousand_attempts_are_fast() -> None:
+    history = [
+        attempt(
+            VERDICTS[i % len(VERDICTS)],
+            topic=f"topic-{i % 12}",
+            template_id=f"t{i % 60}",
+            seconds=float(i % 300),
+            minutes=float(i % 4),
+            at=NOW - (i % 90) * DAY - i,
+            mistake=f"m{i % 25}" if i % 3 else None,
+        )
+        for i in range(10_000)
+    ]
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        s = compute_stats(history, now=NOW, days=30)
+        best = min(best, time.perf_counter() - start)
+    assert s.attempts == 10_000
+    assert best < 0.1
+
+
+attempts_strategy = st.lists(
+    st.builds(
+        attempt,
+        st.sampled_from(VERDICTS),
+        topic=st.sampled_from(["a", "b", "c", ""]),
+        template_id=st.sampled_from(["t1", "t2"]),
+        seconds=st.floats(0, 10_000),
+        minutes=st.sampled_from([0.0, 0.5, 1.0, 3.0]),
+        at=st.floats(NOW - 40 * DAY, NOW + DAY),
+        mistake=st.sampled_from([None, "x", "y"]),
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=200)
+@given(
+    history=attempts_strategy,
+    offset=st.integers(-14 * 3600, 14 * 3600),
+    days=st.integers(0, 45),
+)
+def test_counts_are_consistent(history: list[Attempt], offset: int, days: int) -> None:
+    s = compute_stats(history, now=NOW, utc_offset_seconds=offset, days=days)
+    assert s.attempts == len(history)
+    assert 0 <= s.right <= s.attempts
+    assert 0.0 <= s.accuracy <= 1.0
+    assert sum(t.attempts for t in s.topics) == s.attempts
+    assert sum(t.right for t in s.topics) == s.right
+    assert all(0.0 <= t.accuracy <= 1.0 and t.right <= t.attempts for t in s.topics)
+    assert len(s.days) == days
+    today = int((NOW + offset) // DAY)
+    in_window = [a for a in history if today - days < (a.at + offset) // DAY <= today]
+    assert sum(d.attempts for d in s.days) == len(in_window)
+    assert sum(d.right for d in s.days) == sum(a.right for a in in_window)
+    assert [d.day for d in s.days] == sorted(d.day for d in s.days)
+    active = {int((a.at + offset) // DAY) for a in history}
+    start = today if today in active else today - 1
+    streak_days = set(range(start - s.streak_days + 1, start + 1))
+    assert streak_days <= active
+    assert start - s.streak_days not in active
+    counts = [m.count for m in s.mistakes]
+    assert counts == sorted(counts, reverse=True)
+    assert sum(counts) <= sum(a.mistake is not None for a in history)
+    accuracies = [t.accuracy for t in s.topics]
+    assert accuracies == sorted(accuracies)

@@ -1,0 +1,135 @@
+"""The database layer: schema v1 as specified, pragmas, and migrations applied once each, all or nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from quizzer.store import db
+
+#: Schema v1 as the issue specifies it: column name -> declared type.
+ATTEMPTS_V1 = {
+    "id": "INTEGER",
+    "at": "REAL",
+    "mode": "TEXT",
+    "session": "TEXT",
+    "template_id": "TEXT",
+    "topic": "TEXT",
+    "minutes": "REAL",
+    "seed": "INTEGER",
+    "variables": "TEXT",
+    "answer": "TEXT",
+    "value": "TEXT",
+    "expected": "TEXT",
+    "unit": "TEXT",
+    "verdict": "TEXT",
+    "rel_error": "REAL",
+    "mistake": "TEXT",
+    "seconds": "REAL",
+    "hints": "INTEGER",
+}
+CARDS_V1 = {"template_id": "TEXT", "card_json": "TEXT", "introduced": "REAL", "due": "REAL"}
+
+
+def columns(conn: sqlite3.Connection, table: str) -> dict[str, str]:
+    return {row[1]: row[2] for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def primary_key(conn: sqlite3.Connection, table: str) -> list[str]:
+    return [row[1] for row in conn.execute(f"PRAGMA table_info({table})") if row[5]]
+
+
+def indexed_columns(conn: sqlite3.Connection, table: str) -> set[tuple[str, ...]]:
+    names = [row[1] for row in conn.execute(f"PRAGMA index_list({table})")]
+    return {tuple(r[2] for r in conn.execute(f"PRAGMA index_info({name})")) for name in names}
+
+
+def test_a_new_database_has_schema_v1_in_wal_mode(tmp_path: Path) -> None:
+    conn = db.connect(str(tmp_path / "h.db"))
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION == len(db.MIGRATIONS) >= 1
+    assert columns(conn, "attempts") == ATTEMPTS_V1
+    assert columns(conn, "cards") == CARDS_V1
+    assert primary_key(conn, "attempts") == ["id"]
+    assert primary_key(conn, "cards") == ["template_id"]
+    assert {("template_id", "at"), ("at",)} <= indexed_columns(conn, "attempts")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    assert not conn.in_transaction
+    conn.close()
+
+
+def test_opening_again_changes_nothing(tmp_path: Path) -> None:
+    path = str(tmp_path / "h.db")
+    conn = db.connect(path)
+    conn.execute("INSERT INTO cards VALUES ('a', '{}', 1.0, 2.0)")
+    conn.close()
+    again = db.connect(path, busy_timeout_ms=100)
+    assert again.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION
+    assert again.execute("SELECT * FROM cards").fetchall() == [("a", "{}", 1.0, 2.0)]
+    assert again.execute("PRAGMA busy_timeout").fetchone()[0] == 100
+    again.close()
+
+
+def test_a_failed_migration_is_rolled_back_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = str(tmp_path / "h.db")
+    db.connect(path).close()
+    broken = "CREATE TABLE extra (x);\nCREATE TABLE extra (y);\n"  # the second statement fails
+    monkeypatch.setattr(db, "MIGRATIONS", (db.MIGRATIONS[0], broken))
+    monkeypatch.setattr(db, "SCHEMA_VERSION", 2)
+    with pytest.raises(sqlite3.OperationalError, match="already exists"):
+        db.connect(path)
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert raw.execute("SELECT count(*) FROM sqlite_master WHERE name = 'extra'").fetchone()[0] == 0
+    raw.close()
+
+
+def test_a_later_migration_applies_once_and_may_hold_a_trigger(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = str(tmp_path / "h.db")
+    conn = db.connect(path)
+    conn.execute("INSERT INTO cards VALUES ('a', '{}', 1.0, 2.0)")
+    conn.close()
+    v2 = """
+    CREATE TABLE log (n INTEGER);
+    CREATE TRIGGER count_cards AFTER INSERT ON cards BEGIN
+        INSERT INTO log VALUES (1);
+        INSERT INTO log VALUES (2);
+    END;
+    """
+    monkeypatch.setattr(db, "MIGRATIONS", (db.MIGRATIONS[0], v2))
+    monkeypatch.setattr(db, "SCHEMA_VERSION", 2)
+    conn = db.connect(path)
+    conn.execute("INSERT INTO cards VALUES ('b', '{}', 1.0, 2.0)")
+    conn.close()
+    conn = db.connect(path)  # v2 again would fail: 'log' exists
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert conn.execute("SELECT n FROM log").fetchall() == [(1,), (2,)]
+    assert conn.execute("SELECT template_id FROM cards").fetchall() == [("a",), ("b",)]
+    conn.close()
+
+
+@pytest.mark.parametrize("version", [2, 1000, -1])
+def test_an_unknown_version_is_refused_before_anything_is_written(tmp_path: Path, version: int) -> None:
+    path = tmp_path / "h.db"
+    raw = sqlite3.connect(path)
+    raw.execute(f"PRAGMA user_version = {version}")
+    raw.close()
+    before = path.read_bytes()
+    with pytest.raises(db.NewerSchemaError):
+        db.connect(str(path))
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.db"]
+
+
+def test_a_file_that_is_not_a_database_is_reported_corrupt(tmp_path: Path) -> None:
+    path = tmp_path / "h.db"
+    path.write_bytes(b"hello\n")
+    with pytest.raises(db.CorruptDatabaseError) as caught:
+        db.connect(str(path))
+    assert db.is_corrupt(caught.value)
+    assert path.read_bytes() == b"hello\n"

@@ -1,0 +1,280 @@
+"""The history verbs, stats and export, run as subprocesses against a database filled through HistoryStore."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from quizzer.session.records import Attempt
+from quizzer.store.history import HistoryStore
+
+BIG = 10**30 + 7  # beyond float and int64: must survive exactly
+
+#: Attempt's fields in order, with at_iso after at (written out, not taken from the code under test).
+COLUMNS = [
+    "template_id",
+    "seed",
+    "variables",
+    "answer",
+    "value",
+    "expected",
+    "unit",
+    "verdict",
+    "rel_error",
+    "mistake",
+    "seconds",
+    "hints",
+    "mode",
+    "at",
+    "at_iso",
+    "session",
+    "topic",
+    "minutes",
+]
+
+
+def run(*args: str, env: dict[str, str] | None = None, home: Path) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k != "QUIZZER_DB"}
+    return subprocess.run(
+        [sys.executable, "-m", "quizzer", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**base, "XDG_DATA_HOME": str(home), "HOME": str(home), **(env or {})},
+    )
+
+
+def ok(proc: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return proc
+
+
+def recorded() -> list[Attempt]:
+    """Three attempts made seconds ago: two topics, one big-integer answer, one named mistake."""
+    now = time.time()
+    common = dict(unit="", hints=0, mode="drill", session="s1")
+    return [
+        Attempt(
+            template_id="embedding-table-params",
+            seed=12,
+            variables={"vocab_size": 32000, "d_model": 512, "tied": True, "big": BIG},
+            answer="16.4M",
+            value=16_400_000,
+            expected=16_384_000,
+            verdict="correct",
+            rel_error=0.0009765625,
+            mistake=None,
+            seconds=84.0,
+            at=now - 30.25,
+            topic="params",
+            minutes=2.0,
+            **common,
+        ),
+        Attempt(
+            template_id="kv-cache-bytes",
+            seed=3,
+            variables={"dtype": "bf16", "n_layers": 32},
+            answer="1e30",
+            value=BIG,
+            expected=BIG * 2,
+            verdict="wrong",
+            rel_error=0.5,
+            mistake="bits-for-bytes",
+            seconds=30.5,
+            at=now - 20.5,
+            topic="memory",
+            minutes=3.0,
+            **{**common, "unit": "bytes"},
+        ),
+        Attempt(
+            template_id="kv-cache-bytes",
+            seed=4,
+            variables={"dtype": "fp8", "n_layers": 2},
+            answer="",
+            value=None,
+            expected=4096,
+            verdict="skipped",
+            rel_error=None,
+            mistake=None,
+            seconds=5.0,
+            at=now - 10.75,
+            topic="memory",
+            minutes=3.0,
+            **{**common, "unit": "bytes"},
+        ),
+    ]
+
+
+@pytest.fixture
+def history(tmp_path: Path) -> tuple[Path, list[Attempt]]:
+    path = tmp_path / "history.sqlite3"
+    attempts = recorded()
+    store = HistoryStore.open(str(path))
+    assert store.warning is None
+    for a in attempts:
+        store.record(a)
+    store.close()
+    return path, attempts
+
+
+def test_stats_text(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None:
+    db, _ = history
+    out = ok(run("stats", "--db", str(db), home=tmp_path)).stdout
+    assert "3 attempts, 1 right (33%)" in out
+    assert "Streak: 1 day" in out
+    lines = out.splitlines()
+    memory = next(line for line in lines if line.strip().startswith("memory"))
+    params = next(line for line in lines if line.strip().startswith("params"))
+    assert lines.index(memory) < lines.index(params)  # the weaker topic first
+    # memory: 0 of 2 right, median of 30.5 s and 5 s = 17.75 s = 0.3 min, expected 3 minutes
+    assert memory.split()[1:3] == ["2", "0%"]
+    assert "0.3 min / 3.0 min" in memory
+    assert "1.4 min / 2.0 min" in params  # 84 s against 2 minutes
+    assert "bits-for-bytes" in out
+    assert "kv-cache-bytes" in out.split("bits-for-bytes", 1)[1].splitlines()[0]
+    assert max(len(line) for line in lines) <= 80
+    today = time.strftime("%Y-%m-%d", time.localtime(time.time() - 10.75))
+    assert next(line for line in lines if line.strip().startswith(today)).split()[2] == "1/3"
+
+
+def test_stats_json(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None:
+    db, _ = history
+    data = json.loads(ok(run("stats", "--json", "--days", "5", "--db", str(db), home=tmp_path)).stdout)
+    assert set(data) == {
+        "attempts",
+        "right",
+        "accuracy",
+        "topics",
+        "mistakes",
+        "days",
+        "streak_days",
+        "first_at",
+        "last_at",
+    }
+    assert (data["attempts"], data["right"], data["streak_days"]) == (3, 1, 1)
+    assert data["accuracy"] == pytest.approx(1 / 3)
+    assert [(t["topic"], t["attempts"], t["right"]) for t in data["topics"]] == [
+        ("memory", 2, 0),
+        ("params", 1, 1),
+    ]
+    assert data["topics"][0]["median_seconds"] == pytest.approx(17.75)
+    assert data["topics"][0]["median_expected_seconds"] == pytest.approx(180.0)
+    assert data["mistakes"] == [{"name": "bits-for-bytes", "count": 1, "template_ids": ["kv-cache-bytes"]}]
+    assert len(data["days"]) == 5
+    assert sum(d["attempts"] for d in data["days"]) == 3
+
+
+def test_stats_rejects_a_bad_days(tmp_path: Path) -> None:
+    proc = run("stats", "--days", "0", "--db", str(tmp_path / "h.sqlite3"), home=tmp_path)
+    assert proc.returncode == 2
+    assert "--days" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def _as_attempt(row: dict[str, object]) -> Attempt:
+    return Attempt(**{k: v for k, v in row.items() if k != "at_iso"})
+
+
+def test_export_json_round_trip(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None:
+    db, attempts = history
+    proc = ok(run("export", "--format", "json", "--db", str(db), home=tmp_path))
+    rows = json.loads(proc.stdout)
+    assert [list(r) for r in rows] == [COLUMNS] * 3
+    assert sorted((_as_attempt(r) for r in rows), key=lambda a: a.at) == attempts
+    assert rows[0]["variables"]["big"] == BIG
+    assert any(r["value"] == BIG and r["expected"] == 2 * BIG for r in rows)
+    for r in rows:
+        expected_iso = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(r["at"]))
+        assert r["at_iso"].startswith(expected_iso)
+        assert r["at_iso"].endswith("Z")
+
+
+def test_export_csv(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None:
+    db, attempts = history
+    proc = ok(run("export", "--format", "csv", "--db", str(db), home=tmp_path))
+    reader = csv.DictReader(io.StringIO(proc.stdout))
+    assert reader.fieldnames == COLUMNS
+    rows = sorted(reader, key=lambda r: float(r["at"]))
+    assert len(rows) == 3
+    for row, a in zip(rows, attempts, strict=True):
+        assert row["template_id"] == a.template_id
+        assert int(row["seed"]) == a.seed
+        assert json.loads(row["variables"]) == a.variables
+        assert row["verdict"] == a.verdict
+        assert float(row["at"]) == a.at
+        assert float(row["seconds"]) == a.seconds
+        assert row["mistake"] == (a.mistake or "")
+    assert int(rows[1]["value"]) == BIG
+    assert int(rows[1]["expected"]) == 2 * BIG
+    assert rows[2]["value"] == ""
+    assert rows[2]["rel_error"] == ""
+
+
+def test_export_output_file(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None:
+    db, attempts = history
+    target = tmp_path / "out.json"
+    proc = ok(run("export", "--format", "json", "--output", str(target), "--db", str(db), home=tmp_path))
+    assert proc.stdout == ""
+    assert "3 attempts" in proc.stderr
+    assert str(target) in proc.stderr
+    rows = json.loads(target.read_text(encoding="utf-8"))
+    assert sorted((_as_attempt(r) for r in rows), key=lambda a: a.at) == attempts
+
+
+def test_export_needs_a_format(tmp_path: Path) -> None:
+    proc = run("export", "--db", str(tmp_path / "h.sqlite3"), home=tmp_path)
+    assert proc.returncode == 2
+    assert "--format" in proc.stderr
+
+
+def test_empty_database(tmp_path: Path) -> None:
+    db = str(tmp_path / "empty.sqlite3")
+    text = ok(run("stats", "--db", db, home=tmp_path)).stdout
+    assert "No attempts" in text
+    assert "quizzer drill" in text
+    assert "quizzer plain" in text
+    data = json.loads(ok(run("stats", "--json", "--db", db, home=tmp_path)).stdout)
+    assert (data["attempts"], data["topics"], data["streak_days"]) == (0, [], 0)
+    assert len(data["days"]) == 14
+    assert json.loads(ok(run("export", "--format", "json", "--db", db, home=tmp_path)).stdout) == []
+    assert ok(run("export", "--format", "csv", "--db", db, home=tmp_path)).stdout.splitlines() == [
+        ",".join(COLUMNS)
+    ]
+
+
+def test_quizzer_db_env_is_honoured(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None:
+    db, _ = history
+    proc = ok(run("stats", "--json", home=tmp_path, env={"QUIZZER_DB": str(db)}))
+    assert json.loads(proc.stdout)["attempts"] == 3
+    # --db wins over the environment
+    other = tmp_path / "other.sqlite3"
+    proc = ok(
+        run("export", "--format", "json", "--db", str(other), home=tmp_path, env={"QUIZZER_DB": str(db)})
+    )
+    assert json.loads(proc.stdout) == []
+
+
+def test_corrupt_database_warns_and_exits_0(tmp_path: Path) -> None:
+    db = tmp_path / "corrupt.sqlite3"
+    for args in (["stats"], ["stats", "--json"], ["export", "--format", "csv"]):
+        db.write_bytes(b"this is not a database at all\n" * 200)  # the store moves a damaged file aside
+        proc = run(*args, "--db", str(db), home=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert "Traceback" not in proc.stderr
+        assert proc.stderr.startswith("quizzer: warning: ")
+        assert str(db) in proc.stderr
+        if args == ["stats"]:
+            assert "No attempts" in proc.stdout
+        elif args == ["stats", "--json"]:
+            assert json.loads(proc.stdout)["attempts"] == 0
+        else:
+            assert proc.stdout.splitlines() == [",".join(COLUMNS)]
