@@ -197,6 +197,78 @@ def _enter_to_feedback_ms(answers: int) -> tuple[float, float]:
     return statistics.median(painted), statistics.median(in_view)
 
 
+def _attempts(count: int) -> list[object]:
+    """``count`` made-up attempts spread over 60 days, every topic and verdict (only their number matters)."""
+    from quizzer.session.records import VERDICTS, Attempt
+
+    topics = ["attention", "embeddings", "kv-cache", "memory", "flops", "parallelism"]
+    now = time.time()
+    return [
+        Attempt(
+            template_id=f"template-{i % 60}",
+            seed=i,
+            variables={"d_model": 4096, "n_layers": 32},
+            answer="16.4M",
+            value=16_400_000,
+            expected=16_384_000,
+            unit="params",
+            verdict=VERDICTS[i % 5],
+            rel_error=0.001,
+            mistake="counted-the-head-twice" if i % 7 == 0 else None,
+            seconds=30.0 + i % 90,
+            hints=i % 2,
+            mode="drill",
+            at=now - 86_400 * 60 * i / count,
+            session=f"s{i // 20}",
+            topic=topics[i % len(topics)],
+            minutes=2.0,
+        )
+        for i in range(count)
+    ]
+
+
+def history_rows(tmp: Path) -> tuple[list[str], int]:
+    """Writing 10,000 attempts (each committed) and stats over them; Home's start with that history."""
+    from quizzer.session.stats import compute_stats
+    from quizzer.store.history import HistoryStore
+
+    attempts = _attempts(10_000)
+    full, empty = tmp / "full.sqlite3", tmp / "empty.sqlite3"
+    store = HistoryStore.open(str(full))
+    start = time.perf_counter()
+    for attempt in attempts:
+        store.record(attempt)  # type: ignore[arg-type]
+    write_ms = (time.perf_counter() - start) * 1000
+    store.close()
+    HistoryStore.open(str(empty)).close()
+    stats_ms = []
+    for _ in range(5):
+        start = time.perf_counter()
+        store = HistoryStore.open(str(full))
+        compute_stats(store.attempts(), now=time.time())
+        store.close()
+        stats_ms.append((time.perf_counter() - start) * 1000)
+    script = str(ROOT / "tests" / "bench" / "tui_start.py")
+    starts: dict[str, list[float]] = {"empty": [], "full": []}
+    for round_ in range(12):
+        for label, db in (("empty", empty), ("full", full)):
+            out = subprocess.run(
+                [sys.executable, script, "home", str(db)], check=True, capture_output=True, text=True
+            )
+            if round_:
+                starts[label].append(float(out.stdout.split()[-2]))
+    home = {k: statistics.median(v) for k, v in starts.items()}
+    ratio = home["full"] / home["empty"]
+    full_ms, empty_ms = home["full"] * 1000, home["empty"] * 1000
+    label = f"Home painted, 10,000 attempts {full_ms:.0f} ms vs none {empty_ms:.0f} ms"
+    return [
+        f"  {'write 10,000 attempts, each committed':<64} {write_ms:8.0f} ms",
+        f"  {'open the store, read 10,000 attempts, stats (median of 5)':<64} "
+        f"{statistics.median(stats_ms):8.0f} ms",
+        f"  {label:<64} ratio {ratio:5.2f} (budget <= 1.2)  {'ok' if ratio <= 1.2 else 'OVER'}",
+    ], int(ratio > 1.2)
+
+
 def main() -> int:
     # An installed quizzer runs from bytecode (pip compiles at install time); an editable checkout under
     # PYTHONDONTWRITEBYTECODE=1 would recompile every module on every start, so compile it first.
@@ -226,7 +298,13 @@ def main() -> int:
     print("terminal app")
     rows, tui_over = tui_rows()
     print("\n".join(rows))
-    return 1 if over or tui_over else 0
+    print("history")
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        rows, history_over = history_rows(Path(tmp))
+    print("\n".join(rows))
+    return 1 if over or tui_over or history_over else 0
 
 
 if __name__ == "__main__":

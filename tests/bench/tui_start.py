@@ -1,7 +1,8 @@
 """Start a TUI headless, exit once the first question is painted; print seconds to that paint and peak RSS.
 
 `python tests/bench/tui_start.py quizzer [drill args...]` runs quizzer's app (a drill);
-`python tests/bench/tui_start.py minimal` runs a minimal Textual app (Header, Markdown, Input, Footer).
+`python tests/bench/tui_start.py minimal` runs a minimal Textual app (Header, Markdown, Input, Footer);
+`python tests/bench/tui_start.py home DB` opens Home over the history database DB.
 Run as a fresh process by tests/bench/run.py, which times it from the outside as well.
 """
 
@@ -56,9 +57,32 @@ def quizzer(argv: list[str]) -> None:
     QuizzerApp(question_paths(), drill=DrillOptions(template_id=template, seed=1)).run(headless=True)
 
 
+def home(db: str) -> None:
+    """Open Home over the history database ``db`` (as `quizzer` does) and exit once it is painted."""
+    from quizzer.paths import question_paths
+    from quizzer.store.history import HistoryStore
+    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.screens.home import HomeScreen
+
+    mounted = HomeScreen.on_mount
+
+    def mount_then_exit(self: HomeScreen) -> None:
+        self.call_after_refresh(painted_then_exit, self.app)
+        mounted(self)
+
+    HomeScreen.on_mount = mount_then_exit  # type: ignore[method-assign]
+    store = HistoryStore.open(db)
+    try:
+        QuizzerApp(question_paths(), store=store).run(headless=True)
+    finally:
+        store.close()
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "minimal":
         minimal()
+    elif sys.argv[1] == "home":
+        home(sys.argv[2])
     else:
         quizzer(sys.argv[2:])
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

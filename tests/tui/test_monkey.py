@@ -8,6 +8,7 @@ import pytest
 from snapshot_app import drill_app, make_app
 from textual import events
 
+from quizzer.tui.app import MockOptions, StudyOptions
 from quizzer.tui.screens.help import HelpModal
 
 #: Every key a user might hit, except the ones that quit (ctrl+q, and ctrl+p, whose palette offers Quit).
@@ -64,16 +65,25 @@ async def monkey(pilot, rng: random.Random, count: int) -> None:  # type: ignore
     await pilot.pause()
 
 
-@pytest.mark.parametrize("start", ["home", "drill", "browse", "help"])
+@pytest.mark.parametrize("start", ["home", "drill", "browse", "help", "mock", "study", "stats"])
 async def test_random_keys_and_pastes(start: str) -> None:
     rng = random.Random(f"{start}-2")  # seed 2 found the integer-input backtracking in browse
-    app = drill_app() if start == "drill" else make_app()
+    if start == "drill":
+        app = drill_app()
+    elif start == "mock":
+        app = make_app(mock=MockOptions(count=4, minutes=30, seed=1))
+    elif start == "study":
+        app = make_app(study=StudyOptions(new_per_day=5, seed=1))
+    else:
+        app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         if start == "browse":
             await pilot.press("b")
         elif start == "help":
             await pilot.press("f1")
+        elif start == "stats":
+            await pilot.press("t")
         await pilot.pause()
         await monkey(pilot, rng, 300)
         assert app.is_running
