@@ -18,8 +18,9 @@ from quizzer.tui.widgets.cached import CachedRenderable
 VERDICT_WORDS_REPORT = {**VERDICT_WORDS, "timed-out": "⌛ Timed out", "skipped": "→ Unanswered"}
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+def md_escape(text: str) -> str:
+    """``text`` shown as typed in Markdown: `3*3072*8192` must not turn into emphasis."""
+    return "".join(f"\\{c}" if c in "\\`*_[]<>#|~" else c for c in text.replace("\n", " "))
 
 
 def report_markdown(report: MockReport) -> str:
@@ -36,7 +37,8 @@ def report_markdown(report: MockReport) -> str:
     for result in report.results:
         attempt = result.attempt
         lines.append(
-            f"| {result.index + 1} | {_cell(result.instance.title)} | {_cell(attempt.answer) or '—'} | "
+            f"| {result.index + 1} | {md_escape(result.instance.title)} | "
+            f"{md_escape(attempt.answer) or '—'} | "
             f"{VERDICT_WORDS_REPORT[attempt.verdict]} | {clock_text(attempt.seconds)} | "
             f"{clock_text(result.expected_seconds)} |"
         )
@@ -57,7 +59,7 @@ def report_markdown(report: MockReport) -> str:
         verdict = result.verdict
         if attempt.answer:
             reading = verdict.given.reading if verdict is not None and verdict.given else attempt.answer
-            lines.append(f"You answered **{attempt.answer}** (read as {reading}).")
+            lines.append(f"You answered **{md_escape(attempt.answer)}** (read as {md_escape(reading)}).")
         if verdict is not None and verdict.feedback:
             lines += ["", f"> {verdict.feedback}"]
         lines += ["", teaching_markdown(instance).replace("### Answer", "**Answer**", 1)]
