@@ -15,9 +15,9 @@ HELP = """
 
 | where | key | does |
 |---|---|---|
-| everywhere | `ctrl+p` | command palette: drill, browse, drill one topic, theme |
+| everywhere | `ctrl+p` | command palette: drill, mock, study, stats, browse, drill one topic, theme |
 | everywhere | `f1` / `?` | this help · `ctrl+q` quits |
-| home | `d` / `b` | drill (with the filters) / browse |
+| home | `d` `m` `s` `b` `t` | drill (with the filters) / mock / study / browse / stats |
 | drill | `enter` | grade the answer |
 | drill | `escape` | leave the answer box, so single keys work |
 | drill | `n` / `r` / `s` | next question / the same one again / skip |
@@ -25,6 +25,12 @@ HELP = """
 | drill | `/` or a digit | back into the answer box |
 | drill, browse | `q` / `escape` | back |
 | browse | `/` search · `d` or `enter` drill the template · `tab` to the seed |
+| mock | `enter` | save the answer (read, not graded) and go to the next unanswered question |
+| mock | `↑` / `↓` | the previous / next question (answers can be changed until you submit) |
+| mock | `ctrl+s` / `escape` | submit (twice if some are unanswered); the report follows |
+| study | `enter` · `h` · `s` | grade · hint · skip (rated *again*) |
+| study | `1` `2` `3` `4` | change the proposed rating: again / hard / good / easy |
+| study | `n` · `q` | commit the rating and go on · leave (a graded review is committed) |
 
 ## Answers
 
