@@ -12,7 +12,7 @@ from quizzer.bank.schema import Template
 from quizzer.core.trace import Step
 from quizzer.grading.grade import Mistake, Verdict, grade
 from quizzer.grading.parse import ParseError, parse_answer
-from quizzer.session.records import RIGHT, Attempt
+from quizzer.session.records import RIGHT, Attempt, attempt_for
 
 
 def grade_instance(instance: Instance, answer: str) -> Verdict:
@@ -133,42 +133,25 @@ class DrillSession:
         if verdict.kind == "unparsed":
             return verdict
         self.verdict = verdict
-        self._record(
-            text,
-            verdict.given.value if verdict.given else None,
-            verdict.kind,
-            verdict.rel_error,
-            verdict.mistake,
-        )
+        self._record(text, verdict)
         return verdict
 
-    def _record(
-        self, text: str, value: int | float | None, kind: str, rel_error: float | None, mistake: str | None
-    ) -> None:
-        self.attempts.append(
-            Attempt(
-                template_id=self.instance.template_id,
-                seed=self.instance.seed,
-                variables=self.instance.variables,
-                answer=text,
-                value=value,
-                expected=self.instance.value,
-                unit=self.instance.unit,
-                verdict=kind,
-                rel_error=rel_error,
-                mistake=mistake,
-                seconds=max(self._clock() - self._started, 0.0),
-                hints=self.hints,
-                mode=self.mode,
-                at=self._wall(),
-                session=self.session_id,
-                topic=self.instance.topic,
-                minutes=self.instance.minutes,
-            )
+    def _record(self, text: str, verdict: Verdict | None) -> None:
+        """Keep the attempt (``verdict`` None: skipped) and hand it to on_attempt."""
+        attempt = attempt_for(
+            self.instance,
+            text,
+            verdict,
+            seconds=max(self._clock() - self._started, 0.0),
+            hints=self.hints,
+            mode=self.mode,
+            at=self._wall(),
+            session=self.session_id,
         )
+        self.attempts.append(attempt)
         if self._on_attempt is not None:
-            self._on_attempt(self.attempts[-1])
-        if kind in RIGHT:
+            self._on_attempt(attempt)
+        if attempt.right:
             self.streak += 1
             self.best_streak = max(self.best_streak, self.streak)
         else:
@@ -189,7 +172,7 @@ class DrillSession:
     def skip(self) -> Instance:
         """Give up on the current question (recorded as skipped) and move to the next."""
         if self.verdict is None:
-            self._record("", None, "skipped", None, None)
+            self._record("", None)
         return self.next()
 
     def next(self) -> Instance:

@@ -10,7 +10,7 @@ from quizzer.core.record import Record
 from quizzer.grading.grade import Verdict
 from quizzer.grading.parse import ParseError, parse_answer
 from quizzer.session.drill import grade_instance
-from quizzer.session.records import RIGHT, Attempt
+from quizzer.session.records import RIGHT, Attempt, attempt_for
 
 #: What answer() returns once the mock is over.
 OVER = "the mock is over: answers can no longer change"
@@ -184,29 +184,16 @@ class MockExam:
         verdict = grade_instance(instance, text) if text else None
         if verdict is not None and verdict.kind == "unparsed":  # cannot happen: answer() read it the same way
             verdict = None
-        if verdict is None:
-            kind, value, rel_error, mistake = ("timed-out" if self.timed_out else "skipped"), None, None, None
-        else:
-            kind, rel_error, mistake = verdict.kind, verdict.rel_error, verdict.mistake
-            value = verdict.given.value if verdict.given else None
-        attempt = Attempt(
-            template_id=instance.template_id,
-            seed=instance.seed,
-            variables=instance.variables,
-            answer=text if verdict is not None else "",
-            value=value,
-            expected=instance.value,
-            unit=instance.unit,
-            verdict=kind,
-            rel_error=rel_error,
-            mistake=mistake,
+        attempt = attempt_for(
+            instance,
+            text,
+            verdict,
+            unanswered="timed-out" if self.timed_out else "skipped",
             seconds=self._spent[index],
             hints=0,
             mode="mock",
             at=self._wall(),
             session=self.session_id,
-            topic=instance.topic,
-            minutes=instance.minutes,
         )
         return MockResult(index, instance, attempt, verdict, instance.minutes * 60.0)
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from quizzer.core.record import Record
+
+if TYPE_CHECKING:
+    from quizzer.bank.render import Instance
+    from quizzer.grading.grade import Verdict
 
 #: Verdicts an attempt can have: the grader's four, plus a skip, plus a mock question left unanswered
 #: when its time ran out.
@@ -48,6 +52,46 @@ class Attempt(Record):
     @property
     def right(self) -> bool:
         return self.verdict in RIGHT
+
+
+def attempt_for(
+    instance: Instance,
+    answer: str,
+    verdict: Verdict | None,
+    *,
+    unanswered: str = "skipped",
+    seconds: float,
+    hints: int,
+    mode: str,
+    at: float,
+    session: str,
+) -> Attempt:
+    """The Attempt at ``instance``: graded by ``verdict``, or, with no verdict, recorded as ``unanswered``
+    ("skipped" or "timed-out") with no answer."""
+    if verdict is None:
+        answer, value, kind, rel_error, mistake = "", None, unanswered, None, None
+    else:
+        value = verdict.given.value if verdict.given else None
+        kind, rel_error, mistake = verdict.kind, verdict.rel_error, verdict.mistake
+    return Attempt(
+        instance.template_id,
+        instance.seed,
+        instance.variables,
+        answer,
+        value,
+        instance.value,
+        instance.unit,
+        kind,
+        rel_error,
+        mistake,
+        seconds,
+        hints,
+        mode,
+        at,
+        session,
+        instance.topic,
+        instance.minutes,
+    )
 
 
 class CardState(Record):

@@ -11,7 +11,7 @@ from quizzer.bank.render import Instance
 from quizzer.core.trace import Step
 from quizzer.grading.grade import Verdict
 from quizzer.session.drill import grade_instance, read_answer
-from quizzer.session.records import RIGHT, Attempt, CardState
+from quizzer.session.records import RIGHT, Attempt, CardState, attempt_for
 from quizzer.session.srs import RATINGS, Scheduler, due, rating_for
 
 
@@ -128,35 +128,24 @@ class StudySession:
         if verdict.kind == "unparsed" or self.proposed is not None:  # unread, or already skipped
             return verdict
         self.verdict = verdict
-        value = verdict.given.value if verdict.given else None
-        attempt = self._record(text, value, verdict.kind, verdict.rel_error, verdict.mistake)
+        attempt = self._record(text, verdict)
         self.proposed = self.rating = rating_for(
             attempt.verdict, attempt.seconds, self.instance.minutes, attempt.hints
         )
         return verdict
 
-    def _record(
-        self, text: str, value: int | float | None, kind: str, rel_error: float | None, mistake: str | None
-    ) -> Attempt:
+    def _record(self, text: str, verdict: Verdict | None) -> Attempt:
+        """Keep the attempt (``verdict`` None: skipped) and hand it to on_attempt."""
         assert self.instance is not None
-        attempt = Attempt(
-            template_id=self.instance.template_id,
-            seed=self.instance.seed,
-            variables=self.instance.variables,
-            answer=text,
-            value=value,
-            expected=self.instance.value,
-            unit=self.instance.unit,
-            verdict=kind,
-            rel_error=rel_error,
-            mistake=mistake,
+        attempt = attempt_for(
+            self.instance,
+            text,
+            verdict,
             seconds=max(self._clock() - self._started, 0.0),
             hints=self.hints,
             mode="study",
             at=self._wall(),
             session=self.session_id,
-            topic=self.instance.topic,
-            minutes=self.instance.minutes,
         )
         self.attempts.append(attempt)
         if self._on_attempt is not None:
@@ -179,7 +168,7 @@ class StudySession:
         """Give up on the current question: a skipped attempt, rated "again" (nothing once graded)."""
         if self.instance is None or self.done:
             return
-        self._record("", None, "skipped", None, None)
+        self._record("", None)
         self.proposed = self.rating = "again"
 
     def override(self, rating: str) -> None:
