@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from snapshot_app import WALL, FakeClock, drill_app, make_app
 from textual.widgets import Input
 
@@ -130,9 +132,16 @@ def test_study_rating(snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_stats(snap_compare) -> None:  # type: ignore[no-untyped-def]
+def test_stats(snap_compare, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("TZ", "UTC")  # the days shown are local days
+    time.tzset()
+
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         await pilot.press("t")
         await settle(pilot)
 
-    assert snap_compare(make_app(store=_history()), terminal_size=SIZE, run_before=run_before)
+    try:
+        assert snap_compare(make_app(store=_history()), terminal_size=SIZE, run_before=run_before)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
