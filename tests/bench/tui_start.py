@@ -54,7 +54,17 @@ def quizzer(argv: list[str]) -> None:
 
     DrillScreen.show_question = show_then_exit  # type: ignore[method-assign]
     template = argv[argv.index("--template") + 1] if "--template" in argv else None
-    QuizzerApp(question_paths(), drill=DrillOptions(template_id=template, seed=1)).run(headless=True)
+    import tempfile
+
+    from quizzer.store.history import HistoryStore
+
+    with tempfile.TemporaryDirectory() as tmp:
+        store = HistoryStore.open(f"{tmp}/history.sqlite3")  # as `quizzer drill` does, a fresh file
+        try:
+            options = DrillOptions(template_id=template, seed=1)
+            QuizzerApp(question_paths(), drill=options, store=store).run(headless=True)
+        finally:
+            store.close()
 
 
 def home(db: str) -> None:
