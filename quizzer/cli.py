@@ -94,9 +94,11 @@ def _drill_db(p: Parser) -> None:
 
 
 def _mock(p: Parser) -> None:
-    p.add_argument("--count", type=int, default=8, metavar="N", help="questions (default 8)")
     p.add_argument(
-        "--minutes", type=float, default=20, metavar="M", help="time for the whole mock (default 20)"
+        "--count", type=int, metavar="N", help="questions (default: mock_count in config.toml, else 8)"
+    )
+    p.add_argument(
+        "--minutes", type=float, metavar="M", help="time for the whole mock (default: mock_minutes, else 20)"
     )
     p.add_argument("--topic", help="only this topic")
     p.add_argument("--seed", type=int, help="the same seed gives the same questions")
@@ -106,7 +108,10 @@ def _mock(p: Parser) -> None:
 def _study(p: Parser) -> None:
     p.add_argument("--topic", help="only this topic")
     p.add_argument(
-        "--new-per-day", type=int, default=10, metavar="N", help="new templates a day at most (default 10)"
+        "--new-per-day",
+        type=int,
+        metavar="N",
+        help="new templates a day at most (default: new_per_day, else 10)",
     )
     p.add_argument("--seed", type=int, help="the seed of the questions drawn")
     _db(p)

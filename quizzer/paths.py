@@ -31,3 +31,13 @@ def data_dir() -> str:
 def db_path(flag: str | None = None) -> str:
     """The history database: ``--db``, else ``QUIZZER_DB``, else ``history.sqlite3`` in the data folder."""
     return flag or os.environ.get("QUIZZER_DB") or os.path.join(data_dir(), "history.sqlite3")
+
+
+def config_file() -> str:
+    """The settings file: ``QUIZZER_CONFIG``, else ``config.toml`` in the user config folder."""
+    env = os.environ.get("QUIZZER_CONFIG")
+    if env:
+        return env
+    import platformdirs
+
+    return os.path.join(platformdirs.user_config_dir("quizzer", appauthor=False), "config.toml")

@@ -42,5 +42,7 @@ def problems() -> dict[str, dict[str, Any]]:
 
 @pytest.fixture(autouse=True)
 def _private_history(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test, and every quizzer subprocess it starts, writes history to a fresh file, not the user's."""
-    monkeypatch.setenv("QUIZZER_DB", str(tmp_path_factory.mktemp("history") / "history.sqlite3"))
+    """Every test, and every quizzer subprocess it starts, gets a fresh history and no config (not yours)."""
+    folder = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("QUIZZER_DB", str(folder / "history.sqlite3"))
+    monkeypatch.setenv("QUIZZER_CONFIG", str(folder / "config.toml"))  # none: the defaults, not yours

@@ -20,8 +20,8 @@ ALLOWED = {
     "bank": {"core", "grading"},
     "session": {"core", "grading", "bank"},
     "store": {"core", "session"},
-    "tui": {"core", "grading", "bank", "session", "store", "tui"},
-    "commands": {"core", "grading", "bank", "session", "store", "paths", "commands", "tui"},
+    "tui": {"core", "grading", "bank", "session", "store", "config", "tui"},
+    "commands": {"core", "grading", "bank", "session", "store", "paths", "config", "commands", "tui"},
 }
 FORBIDDEN_EVERYWHERE_BUT_TUI = {"textual", "rich"}
 

@@ -6,32 +6,37 @@ import argparse
 
 from quizzer.bank.loader import load_bank
 from quizzer.commands.common import UsageError, find_template
-from quizzer.paths import db_path, question_paths
+from quizzer.config import load_settings
+from quizzer.paths import config_file, db_path, question_paths
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from quizzer.store.history import HistoryStore
     from quizzer.tui.app import DrillOptions, MockOptions, QuizzerApp, StudyOptions  # textual loads here
 
+    settings = load_settings(config_file())
     drill = mock = study = None
     if args.verb == "drill":
         if args.template and (args.topic or args.difficulty):
             raise UsageError("--template picks one template: leave out --topic and --difficulty")
         drill = DrillOptions(args.topic, args.difficulty, args.template, args.seed)
     elif args.verb == "mock":
-        if args.count < 1 or args.minutes <= 0:
+        count = settings.mock_count if args.count is None else args.count
+        minutes = settings.mock_minutes if args.minutes is None else args.minutes
+        if count < 1 or minutes <= 0:
             raise UsageError("--count must be at least 1 and --minutes more than 0")
-        mock = MockOptions(args.count, args.minutes, args.topic, args.seed)
+        mock = MockOptions(count, minutes, args.topic, args.seed)
     elif args.verb == "study":
-        if args.new_per_day < 0:
+        new_per_day = settings.new_per_day if args.new_per_day is None else args.new_per_day
+        if new_per_day < 0:
             raise UsageError("--new-per-day cannot be negative")
-        study = StudyOptions(args.topic, args.new_per_day, args.seed)
+        study = StudyOptions(args.topic, new_per_day, args.seed)
     paths = question_paths(getattr(args, "questions", []))
     if drill is not None and drill.template_id is not None:
         find_template(load_bank(paths), drill.template_id)  # a clear error before the screen opens
     store = HistoryStore.open(db_path(getattr(args, "db", None)))
     try:
-        QuizzerApp(paths, drill=drill, mock=mock, study=study, store=store).run()
+        QuizzerApp(paths, drill=drill, mock=mock, study=study, store=store, settings=settings).run()
     finally:
         store.close()
     if store.warning:

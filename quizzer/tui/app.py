@@ -15,6 +15,7 @@ from textual.widget import AwaitMount
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank, load_bank
+from quizzer.config import Settings
 from quizzer.session.drill import DrillSession
 from quizzer.tui.messages import BankLoaded
 from quizzer.tui.screens.drill import DrillScreen
@@ -78,6 +79,7 @@ class QuizzerApp(App[None]):
         seed_source: Callable[[], int] | None = None,
         bank: Bank | None = None,
         store: HistoryStore | None = None,
+        settings: Settings | None = None,
     ) -> None:
         super().__init__()
         self.question_paths = question_paths
@@ -92,8 +94,10 @@ class QuizzerApp(App[None]):
             store = HistoryStore.memory()
         #: Where every graded attempt is committed as it is graded.
         self.store: HistoryStore = store
+        #: The user's defaults (config.toml): the mock's size, the daily limit of new templates.
+        self.settings = settings or Settings()
         #: The daily limit of new templates in a study session (Home's Study button uses it too).
-        self.new_per_day = study.new_per_day if study is not None else 10
+        self.new_per_day = study.new_per_day if study is not None else self.settings.new_per_day
         #: The whole bank, validated (in a worker): what Home, Browse and the palette list. None until then.
         self.bank: Bank | None = bank
         #: The bank drills draw from on the UI thread. It validates a template when a drill first draws it,
@@ -207,7 +211,7 @@ class QuizzerApp(App[None]):
         from quizzer.session.picking import pick_instances
         from quizzer.tui.screens.mock import MockScreen
 
-        options = options or MockOptions()
+        options = options or MockOptions(self.settings.mock_count, self.settings.mock_minutes)
         try:
             instances = pick_instances(
                 self.questions_bank(),

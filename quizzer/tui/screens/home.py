@@ -129,7 +129,10 @@ class HomeScreen(Screen[None]):
     def action_mock(self) -> None:
         from quizzer.tui.app import MockOptions
 
-        self.quizzer.start_mock(MockOptions(topic=self._filter("#topic-filter")))
+        settings = self.quizzer.settings
+        self.quizzer.start_mock(
+            MockOptions(settings.mock_count, settings.mock_minutes, self._filter("#topic-filter"))
+        )
 
     @on(Button.Pressed, "#start-study")
     def action_study(self) -> None:
