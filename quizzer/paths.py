@@ -22,10 +22,15 @@ def question_paths(extra: list[str] | None = None) -> list[str]:
 
 
 def data_dir() -> str:
-    """The user data folder (platformdirs): ``~/.local/share/quizzer`` on Linux."""
+    """The user data folder (platformdirs): ``~/.local/share/quizzer`` on Linux, created if missing."""
     import platformdirs  # only the verbs that keep history need it
 
-    return platformdirs.user_data_dir("quizzer", appauthor=False)
+    path = platformdirs.user_data_dir("quizzer", appauthor=False)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError:
+        pass  # the store then says it cannot open the file, and keeps the history in memory
+    return path
 
 
 def db_path(flag: str | None = None) -> str:

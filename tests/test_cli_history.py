@@ -87,3 +87,23 @@ def test_bad_mode_options_exit_2_with_one_line(args: list[str], message: str) ->
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_the_default_history_is_created_in_the_user_data_folder(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "QUIZZER_DB"}
+    env["XDG_DATA_HOME"] = str(tmp_path / "fresh" / "share")  # a folder that does not exist yet
+    proc = subprocess.run(
+        [sys.executable, "-m", "quizzer", "plain", "--questions", str(DATA), "--count", "1", "--seed", "1"],
+        input="12\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "warning" not in proc.stderr
+    store = HistoryStore.open(str(tmp_path / "fresh" / "share" / "quizzer" / "history.sqlite3"))
+    try:
+        assert [a.answer for a in store.attempts()] == ["12"]
+    finally:
+        store.close()

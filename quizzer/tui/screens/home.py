@@ -81,8 +81,8 @@ class HomeScreen(Screen[None]):
         new = min(left_today, len(ids) - len(cards))
         attempts = app.store.count()
         self.query_one("#study-due", Static).update(
-            f"Study: [b]{due}[/b] due · [b]{new}[/b] new left today (at most {app.new_per_day} a day)"
-            f"   ·   history: {attempts} attempt{'s' if attempts != 1 else ''}"
+            f"Study: [b]{due}[/b] due · [b]{new}[/b] new left today (limit {app.new_per_day})"
+            f" · history: {attempts} attempt{'s' if attempts != 1 else ''}"
         )
 
     @on(BankLoaded)
