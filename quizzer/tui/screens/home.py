@@ -58,6 +58,9 @@ class HomeScreen(Screen[None]):
     def quizzer(self) -> QuizzerApp:
         return self.app  # type: ignore[return-value]
 
+    #: The bank the topic table shows.
+    _shown_bank: object = None
+
     def on_mount(self) -> None:
         self.query_one("#topic-table", DataTable).display = False
         self.show_due()
@@ -90,6 +93,9 @@ class HomeScreen(Screen[None]):
         self.show_bank(event.bank)
 
     def show_bank(self, bank) -> None:  # type: ignore[no-untyped-def]
+        if bank is self._shown_bank:
+            return  # already shown (Home mounted after the bank loaded, then the message came too)
+        self._shown_bank = bank
         templates = bank.templates()
         topics = sorted({t.topic for t in templates})
         self.query_one("#topic-filter", Select).set_options([(t, t) for t in topics])
