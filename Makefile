@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint bench crosscheck readme-table screenshot clean
+.PHONY: run test test-slow check lint bench crosscheck readme-table screenshot reference clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,10 @@ readme-table: $(STAMP)
 # The README's screenshot of a drill's feedback, taken by the app itself.
 screenshot: $(STAMP)
 	$(BIN)/python tests/tui/screenshot.py
+
+# Refreshes tests/data/reference/ from ../shared/reference/ (or QUIZZER_REFERENCE_DIR) where that folder exists.
+reference:
+	$(PYTHON) tests/data/refresh_reference.py
 
 clean:
 	rm -rf $(VENV)

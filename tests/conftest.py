@@ -15,29 +15,31 @@ settings.register_profile("ci", max_examples=400, deadline=None, suppress_health
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-#: ../shared/reference beside the checkout (CI lays a copy of shared/ next to the clone).
-REFERENCE_DIR = Path(os.environ.get("QUIZZER_REFERENCE_DIR", REPO_ROOT.parent / "shared" / "reference"))
+#: The figures the golden tests compare against, shipped with the suite (refreshed by ``make reference``).
+REFERENCE_DIR = REPO_ROOT / "tests" / "data" / "reference"
 
 
-def _load(name: str) -> Any:
-    path = REFERENCE_DIR / name
-    if not path.is_file():
-        pytest.fail(f"reference file missing: {path} (set QUIZZER_REFERENCE_DIR)")
-    return json.loads(path.read_text(encoding="utf-8"))
+def load_reference(name: str) -> list[dict[str, Any]]:
+    """The records of ``tests/data/reference/<name>``."""
+    return json.loads((REFERENCE_DIR / name).read_text(encoding="utf-8"))["records"]
 
 
 @pytest.fixture(scope="session")
 def real_models() -> dict[str, dict[str, Any]]:
     """real_models.json keyed by model name."""
-    return {m["name"]: m for m in _load("real_models.json")["models"]}
+    return {m["name"]: m for m in load_reference("real_models.json")}
+
+
+@pytest.fixture(scope="session")
+def real_models_2025() -> dict[str, dict[str, Any]]:
+    """real_models_2025.json (the 2025-26 architectures) keyed by model name."""
+    return {m["name"]: m for m in load_reference("real_models_2025.json")}
 
 
 @pytest.fixture(scope="session")
 def problems() -> dict[str, dict[str, Any]]:
     """problems.json keyed by problem id."""
-    data = _load("problems.json")
-    items = data["problems"] if isinstance(data, dict) else data
-    return {p["id"]: p for p in items}
+    return {p["id"]: p for p in load_reference("problems.json")}
 
 
 @pytest.fixture(autouse=True)

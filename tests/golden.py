@@ -1,4 +1,4 @@
-"""Assertions shared by the golden tests against ../shared/reference/problems.json."""
+"""Assertions shared by the golden tests against tests/data/reference/problems.json."""
 
 from __future__ import annotations
 

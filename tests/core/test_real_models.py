@@ -1,4 +1,4 @@
-"""Every architecture in ../shared/reference/real_models.json matches, in total and in every listed part."""
+"""Every architecture in tests/data/reference/real_models.json matches, in total and in every listed part."""
 
 from __future__ import annotations
 
