@@ -18,8 +18,12 @@ $(STAMP): pyproject.toml | $(BIN)/python
 run: $(STAMP)
 	$(BIN)/quizzer
 
+# CI=true selects the ci Hypothesis profile (tests/conftest.py). test-slow runs what test leaves out.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto -q $(if $(CI),--hypothesis-profile=ci)
+	$(BIN)/python -m pytest -n auto --dist worksteal -q -m "not slow" $(if $(CI),--hypothesis-profile=ci)
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -n auto --dist worksteal -q -m slow $(if $(CI),--hypothesis-profile=ci)
 
 lint: $(STAMP)
 	$(BIN)/ruff format --check .
