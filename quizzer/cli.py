@@ -66,6 +66,29 @@ def _grade(p: Parser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
+#: The options of `grade` that take a value: the argument after one is that value, never the answer.
+_GRADE_VALUE_OPTIONS = ("--seed", "--set", "--questions")
+
+
+def _grade_answer_last(argv: list[str]) -> list[str]:
+    """`grade ID -16.4M --json` as `grade ID --json -- -16.4M`: argparse reads an argument that starts with
+    '-' as an option unless it is a plain negative number ('-5'), and `grade` has no single-dash option but
+    -h, so the first such argument (not an option's value) is the answer and moves behind a '--'. An argv
+    with a '--' already is left as typed."""
+    if "--" in argv:
+        return argv
+    for i, arg in enumerate(argv[1:], 1):
+        before = argv[i - 1]
+        is_value = (
+            before[:2] == "--"
+            and "=" not in before
+            and any(o.startswith(before) for o in _GRADE_VALUE_OPTIONS)
+        )
+        if arg[:1] == "-" and arg[:2] != "--" and arg not in ("-", "-h") and not is_value:
+            return [*argv[:i], *argv[i + 1 :], "--", arg]
+    return argv
+
+
 def _plain(p: Parser) -> None:
     p.add_argument(
         "--count", type=int, default=0, metavar="N", help="stop after N questions (default: at EOF)"
@@ -183,6 +206,8 @@ def _parser(only: str | None = None) -> Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the quizzer command line; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["grade"]:
+        argv = _grade_answer_last(argv)
     parser = _parser(argv[0] if argv and argv[0] in VERBS else None)
     args = parser.parse_args(argv)
     if args.verb is None:

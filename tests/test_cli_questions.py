@@ -206,3 +206,111 @@ def test_plain_same_seed_same_questions() -> None:
     first = run("plain", "--seed", "11", "--count", "3", stdin="\n\n\n")
     second = run("plain", "--seed", "11", "--count", "3", stdin="\n\n\n")
     assert first.stdout == second.stdout
+
+
+HOSTILE = DATA / "hostile"
+#: The hostile fixtures found when a template is validated (the rest are found when an instance is made).
+FOUND_AT_LOAD = [
+    "not_utf8",
+    "deep_toml",
+    "huge_toml_integer",
+    "long_expression",
+    "deep_expression",
+    "unknown_style",
+    "unknown_format",
+    "non_finite_choice",
+    "text_mistake",
+    "bad_display",
+]
+FOUND_AT_GENERATION = [
+    "non_finite",
+    "too_large_answer",
+    "too_large_placeholder",
+    "huge_round",
+    "squarings",
+    "over_budget",
+    "text_flood",
+]
+
+
+def test_list_beside_hostile_packs_names_each_bad_file_and_lists_the_rest() -> None:
+    alone = run("list", "--json")
+    proc = run("list", "--json", "--questions", str(HOSTILE))
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    warnings = proc.stderr.strip().splitlines()
+    assert len(warnings) == len(FOUND_AT_LOAD)
+    for name in FOUND_AT_LOAD:
+        assert any(f"{name}.toml: " in w and w.startswith("quizzer: warning: ") for w in warnings), name
+    built_in = [r["id"] for r in json.loads(alone.stdout)]
+    ids = [r["id"] for r in json.loads(proc.stdout)]
+    assert ids[: len(built_in)] == built_in
+    assert len(ids) == len(built_in) + len(FOUND_AT_GENERATION)
+
+
+def test_check_of_hostile_packs_names_one_problem_per_file_and_finishes() -> None:
+    proc = run("check", str(HOSTILE), "--seeds", "3")
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stdout + proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    n_files = len(FOUND_AT_LOAD) + len(FOUND_AT_GENERATION)
+    assert lines[-1].endswith(f": {n_files} problems")
+    for name in FOUND_AT_LOAD + FOUND_AT_GENERATION:
+        assert sum(f"{name}.toml: " in line for line in lines[:-1]) == 1, name
+    assert "exceeds the evaluation budget" in proc.stdout
+
+
+@pytest.mark.parametrize("name", FOUND_AT_LOAD + FOUND_AT_GENERATION)
+def test_show_of_a_hostile_template_is_a_named_one_line_error(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = HOSTILE / f"{name}.toml"
+    template_id = name.replace("_", "-")
+    assert main(["show", f"{template_id}#1", "--questions", str(path.parent)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"quizzer show: {path}: ")
+    assert "\n" not in err
+    assert main(["show", "embedding-table-params#1", "--questions", str(path.parent)]) == 0
+
+
+def test_plain_beside_packs_with_bad_templates_warns_and_drills(tmp_path: Path) -> None:
+    for name in FOUND_AT_LOAD:
+        (tmp_path / f"{name}.toml").write_bytes((HOSTILE / f"{name}.toml").read_bytes())
+    (tmp_path / "mini.toml").write_bytes((DATA / "good" / "mini.toml").read_bytes())
+    proc = run(
+        "plain",
+        "--questions",
+        str(tmp_path),
+        "--topic",
+        "testing",
+        "--seed",
+        "1",
+        "--count",
+        "2",
+        stdin="\n\n",
+        env={"QUIZZER_DB": str(tmp_path / "history.sqlite3")},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.count("quizzer: warning: ") == len(FOUND_AT_LOAD)
+    assert proc.stdout.count("What is") == 2  # mini-product, twice: nothing else in the topic loads
+
+
+def test_plain_skips_a_template_whose_instance_cannot_be_made(tmp_path: Path) -> None:
+    (tmp_path / "bad.toml").write_bytes((HOSTILE / "non_finite.toml").read_bytes())
+    (tmp_path / "mini.toml").write_bytes((DATA / "good" / "mini.toml").read_bytes())
+    proc = run(
+        "plain",
+        "--questions",
+        str(tmp_path),
+        "--topic",
+        "testing",
+        "--seed",
+        "0",
+        "--count",
+        "1",
+        stdin="\n",
+        env={"QUIZZER_DB": str(tmp_path / "history.sqlite3")},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "What is" in proc.stdout

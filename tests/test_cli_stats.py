@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import time
@@ -278,3 +279,80 @@ def test_corrupt_database_warns_and_exits_0(tmp_path: Path) -> None:
             assert json.loads(proc.stdout)["attempts"] == 0
         else:
             assert proc.stdout.splitlines() == [",".join(COLUMNS)]
+
+
+def _foreign(path: Path, user_version: int, table: str) -> None:
+    conn = sqlite3.connect(path)
+    conn.execute(f"CREATE TABLE {table} (id INTEGER PRIMARY KEY, body TEXT)")
+    conn.execute(f"INSERT INTO {table} (body) VALUES ('not yours')")
+    conn.commit()
+    conn.execute(f"PRAGMA user_version = {user_version}")
+    conn.close()
+
+
+#: Each verb on a database that is no history: what stdout must be (an empty report, not an error).
+EMPTY_OUTPUT = {
+    ("stats",): lambda out: "No attempts" in out,
+    ("stats", "--json"): lambda out: json.loads(out)["attempts"] == 0,
+    ("export", "--format", "csv"): lambda out: out.splitlines() == [",".join(COLUMNS)],
+    ("export", "--format", "json"): lambda out: json.loads(out) == [],
+}
+
+
+@pytest.mark.parametrize(
+    ("user_version", "table"),
+    [(0, "notes"), (1, "attempts"), (1, "notes")],  # version 1 with our table name but not our columns
+)
+def test_another_programs_database_is_one_warning_never_a_traceback(
+    tmp_path: Path, user_version: int, table: str
+) -> None:
+    db = tmp_path / "app.db"
+    _foreign(db, user_version, table)
+    before = db.read_bytes()
+    for args, fine in EMPTY_OUTPUT.items():
+        proc = run(*args, "--db", str(db), home=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert "Traceback" not in proc.stderr
+        (line,) = proc.stderr.splitlines()
+        assert line.startswith(f"quizzer: warning: history is kept in memory: {db} is not a quizzer history")
+        assert f"(tables: {table})" in line
+        assert "left untouched" in line
+        assert fine(proc.stdout), (args, proc.stdout)
+    assert db.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("app.db")) == ["app.db"]
+
+
+def test_garbage_behind_the_sqlite_magic_is_moved_aside_not_called_newer(tmp_path: Path) -> None:
+    db = tmp_path / "history.sqlite3"
+    junk = b"SQLite format 3\x00" + b"A" * 4080  # reads as user_version 0x41414141
+    db.write_bytes(junk)
+    proc = ok(run("stats", "--json", "--db", str(db), home=tmp_path))
+    (line,) = proc.stderr.splitlines()
+    (aside,) = tmp_path.glob("history.sqlite3.corrupt-*")
+    assert (
+        line == f"quizzer: warning: {db} was damaged; it was moved to {aside} and a new history was started"
+    )
+    assert aside.read_bytes() == junk
+    assert json.loads(proc.stdout)["attempts"] == 0
+
+
+def test_a_side_file_beside_the_history_is_added_by_the_next_verb(
+    history: tuple[Path, list[Attempt]], tmp_path: Path
+) -> None:
+    db, attempts = history
+    late = attempts[0].replace(session="s2", at=attempts[0].at + 1.0, answer="16M")
+    side = db.parent / f"{db.name}.unsaved-20250101-120000.jsonl"
+    side.write_text(
+        json.dumps({**late.as_dict(), "at_iso": "2025-01-01T12:00:00.000Z"}) + "\n", encoding="utf-8"
+    )
+    proc = ok(run("export", "--format", "json", "--db", str(db), home=tmp_path))
+    assert (
+        proc.stderr
+        == f"quizzer: 1 attempt saved in {side} was added to the history and the file was removed\n"
+    )
+    rows = json.loads(proc.stdout)
+    assert len(rows) == 4
+    assert _as_attempt(rows[-1]) == late
+    assert not side.exists()
+    proc = ok(run("export", "--format", "json", "--db", str(db), home=tmp_path))
+    assert (proc.stderr, len(json.loads(proc.stdout))) == ("", 4)

@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterable
 
 from quizzer.bank.errors import TemplateError
-from quizzer.bank.expr import ExprError, plain
+from quizzer.bank.expr import Budget, BudgetError, ExprError, plain
 from quizzer.bank.loader import Bank
 from quizzer.bank.render import (
     _constraint_schedule,
@@ -33,22 +33,41 @@ class CheckReport(Record):
     instances: int
 
 
-def acceptance_rate(template: Template, draws: int = 400, seed: int = 0) -> float:
-    """Share of unconstrained draws that satisfy every constraint."""
+def acceptance_rate(
+    template: Template, draws: int = 400, seed: int = 0, budget: Budget | None = None
+) -> float:
+    """Share of unconstrained draws that satisfy every constraint.
+
+    The draws share one instance's ``budget`` (default: ``MAX_EVAL_STEPS``). When it is spent, the share
+    is of the draws made; if none of them passed, an instance could not fit in the budget either, and that
+    is a TemplateError.
+    """
     if not template.constraints:
         return 1.0
     rng, fns, passed = random.Random(seed), calculators(), 0
     schedule = _constraint_schedule(template)
-    for _ in range(draws):
+    budget = budget or Budget()
+    for done in range(draws):
         env: dict[str, object] = {}
         try:
             for var, constraints in zip(template.variables, schedule, strict=False):
-                value = plain(var.expr.evaluate(env, fns)) if var.expr is not None else _draw(var, rng)
+                value = (
+                    plain(var.expr.evaluate(env, fns, budget)) if var.expr is not None else _draw(var, rng)
+                )
                 _expand(var, value, env)
-                if not all(plain(c.evaluate(env, fns)) for c in constraints):
+                if not all(plain(c.evaluate(env, fns, budget)) for c in constraints):
                     break
             else:
                 passed += 1
+        except BudgetError as exc:
+            if passed:
+                return passed / done
+            raise TemplateError(
+                template.path,
+                template.id,
+                "constraints",
+                f"{exc}: {done} draws fit in it and none satisfied every constraint",
+            ) from None
         except ExprError as exc:  # a broken expression is its own problem, not an unsatisfiable constraint
             raise TemplateError(template.path, template.id, "variables", str(exc)) from None
     return passed / draws
@@ -60,13 +79,27 @@ def check_template(template: Template, seeds: Iterable[int]) -> tuple[list[Templ
     def problem(field: str, message: str) -> TemplateError:
         return TemplateError(template.path, template.id, field, message)
 
-    try:
-        rate = acceptance_rate(template)
-    except TemplateError as exc:
-        return [exc], 0
-    if rate == 0:
-        return [problem("constraints", "unsatisfiable: no draw in 400 satisfied every constraint")], 0
     problems: list[TemplateError] = []
+    count = 0
+    try:
+        count = _check_seeds(template, seeds, problems)
+    except TemplateError as exc:
+        problems.append(exc)
+    except Exception as exc:  # a case the checks missed: still this template's problem, never a crash
+        problems.append(problem("answer.expr", f"cannot be generated: {type(exc).__name__}: {exc}"))
+    return problems, count
+
+
+def _check_seeds(template: Template, seeds: Iterable[int], problems: list[TemplateError]) -> int:
+    """Append the problems of ``template`` over ``seeds``; the instances generated."""
+
+    def problem(field: str, message: str) -> TemplateError:
+        return TemplateError(template.path, template.id, field, message)
+
+    rate = acceptance_rate(template)
+    if rate == 0:
+        problems.append(problem("constraints", "unsatisfiable: no draw in 400 satisfied every constraint"))
+        return 0
     if rate < MIN_ACCEPTANCE:
         problems.append(problem("constraints", f"rarely satisfiable: {rate:.1%} of draws pass (want >= 5%)"))
     seen: set[tuple[str, str]] = set()
@@ -75,8 +108,10 @@ def check_template(template: Template, seeds: Iterable[int]) -> tuple[list[Templ
     for seed in seeds:
         try:
             instance = generate(template, seed)
-        except TemplateError as exc:
-            problems.append(exc)
+        except TemplateError as exc:  # the seed, so that `quizzer show ID#SEED` shows the case
+            problems.append(
+                TemplateError(exc.path, exc.template_id, exc.field, f"seed {seed}: {exc.message}")
+            )
             break
         count += 1
         value = instance.value
@@ -108,7 +143,7 @@ def check_template(template: Template, seeds: Iterable[int]) -> tuple[list[Templ
                 problems.append(
                     problem("answer.unit", f"is {template.unit!r} but the calculator returns {unit!r}")
                 )
-    return problems, count
+    return count
 
 
 def _calculator_unit(template: Template, variables: dict[str, object]) -> str | None:
@@ -116,7 +151,7 @@ def _calculator_unit(template: Template, variables: dict[str, object]) -> str | 
     env: dict[str, object] = {}
     for var in template.variables:
         _expand(var, variables[var.name], env)
-    _, steps = answer_with_derivation(template, env)
+    _, steps = answer_with_derivation(template, env, Budget())
     if steps and steps[-1].label != "Answer":
         return steps[-1].unit
     return None

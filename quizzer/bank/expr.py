@@ -5,29 +5,55 @@ Allowed: numbers, strings (for dtype or preset names), true/false, variables, ``
 floor sqrt log2 log10`` and the core's calculators (positional or keyword arguments). Everything else
 (attribute access, subscripts, lambdas, comprehensions, other names) is rejected with the reason.
 
-Integers stay exact: ``/`` of integers is exact (a whole quotient stays an ``int``), ``**`` refuses results
-beyond 10,000 bits. A calculator call yields its ``Result``; arithmetic uses its value.
+Integers stay exact: ``/`` of integers is exact (a whole quotient stays an ``int``). Every result is bounded
+(``quizzer.bank.limits``): an exact number beyond ``MAX_INT_BITS`` bits or a float that is not finite is an
+error, ``**`` and ``round`` refuse before computing one, an expression longer than ``MAX_EXPR_CHARS`` or
+nested deeper than ``MAX_EXPR_DEPTH`` is rejected at parse, and a ``Budget`` caps the nodes one instance
+evaluates. A calculator call yields its ``Result``; arithmetic uses its value.
 """
 
 from __future__ import annotations
 
 import _ast  # the C node classes; the `ast` module would cost ~14 ms of cold start
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from quizzer.bank.errors import ExprError
+from quizzer.bank.limits import MAX_EVAL_STEPS, MAX_EXPR_CHARS, MAX_EXPR_DEPTH, MAX_INT_BITS, MAX_ROUND_DIGITS
+from quizzer.bank.syntax import BINOPS, CMPOPS, CONSTANTS, check_node, short, unparse, value_kinds, walk
 from quizzer.core.errors import QuizzerError
 from quizzer.core.trace import Result, exact, num
 
 _PyCF_ONLY_AST = 1024  # ast.PyCF_ONLY_AST
-MAX_POWER_BITS = 10_000
+MAX_POWER_BITS = MAX_INT_BITS  # the name this limit had when only ``**`` was bounded
 
 Value = Any  # int | float | Fraction | bool | str | Result
 
 
-class ExprError(QuizzerError, ValueError):
-    """An expression that is not part of the language, or fails to evaluate; the message says why."""
+class BudgetError(ExprError):
+    """An instance asked for more evaluation than its ``Budget`` allows."""
+
+
+class Budget:
+    """The evaluation steps left for one instance: each evaluation charges its expression's node count.
+
+    The language has no loops, so an evaluation never visits more nodes than its expression has (a
+    calculator call counts as one node); the budget therefore bounds the work of an instance, every draw
+    and mistake included, without counting inside the evaluator.
+    """
+
+    __slots__ = ("left", "limit")
+
+    def __init__(self, steps: int = MAX_EVAL_STEPS) -> None:
+        self.limit = self.left = steps
+
+    def charge(self, steps: int) -> None:
+        """Spend ``steps``; raises BudgetError once the budget is exhausted."""
+        self.left -= steps
+        if self.left < 0:
+            raise BudgetError(f"exceeds the evaluation budget of {self.limit:,} steps for one instance")
 
 
 _BUILTINS: dict[str, Callable[..., Any]] = {
@@ -42,64 +68,36 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
     "log10": math.log10,
 }
 BUILTIN_NAMES = frozenset(_BUILTINS)
-_CONSTANTS = {"true": True, "false": False, "True": True, "False": False}
-
-_BINOPS: dict[type, str] = {
-    _ast.Add: "+",
-    _ast.Sub: "-",
-    _ast.Mult: "*",
-    _ast.Div: "/",
-    _ast.FloorDiv: "//",
-    _ast.Mod: "%",
-    _ast.Pow: "**",
-}
-_CMPOPS: dict[type, str] = {
-    _ast.Eq: "==",
-    _ast.NotEq: "!=",
-    _ast.Lt: "<",
-    _ast.LtE: "<=",
-    _ast.Gt: ">",
-    _ast.GtE: ">=",
-}
-_REJECTED: dict[type, str] = {
-    _ast.Attribute: "attribute access (x.y) is not allowed; preset fields are variables like model_d_model",
-    _ast.Subscript: "subscripts (x[i]) are not allowed",
-    _ast.Lambda: "lambdas are not allowed",
-    _ast.ListComp: "comprehensions are not allowed",
-    _ast.GeneratorExp: "comprehensions are not allowed",
-    _ast.DictComp: "comprehensions are not allowed",
-    _ast.SetComp: "comprehensions are not allowed",
-    _ast.List: "lists are not allowed",
-    _ast.Tuple: "tuples are not allowed",
-    _ast.Dict: "dicts are not allowed",
-    _ast.Set: "sets are not allowed",
-    _ast.Starred: "star arguments are not allowed",
-    _ast.NamedExpr: "assignment (:=) is not allowed",
-    _ast.JoinedStr: "f-strings are not allowed",
-    _ast.Await: "await is not allowed",
-    _ast.Yield: "yield is not allowed",
-}
 
 
 class Expr:
     """A parsed, validated expression. ``names`` are the variables and functions it mentions."""
 
-    __slots__ = ("_run", "_tree", "calls", "names", "source")
+    __slots__ = ("_run", "_tree", "calls", "names", "size", "source")
 
     def __init__(self, source: str) -> None:
         if not isinstance(source, str) or not source.strip():
             raise ExprError("an expression must be a non-empty string")
         self.source = source.strip()
+        if len(self.source) > MAX_EXPR_CHARS:
+            raise ExprError(
+                f"the expression is {len(self.source):,} characters long; the limit is {MAX_EXPR_CHARS:,} "
+                "(split it into expr variables)"
+            )
         try:
             tree = compile(self.source, "<expr>", "eval", _PyCF_ONLY_AST)
         except SyntaxError as exc:
             raise ExprError(f"syntax error in {self.source!r}: {exc.msg} (column {exc.offset})") from None
+        except (RecursionError, MemoryError):  # the C parser's own depth limits
+            raise ExprError(f"the expression nests deeper than {MAX_EXPR_DEPTH} levels") from None
         self._tree = tree.body
         names: set[str] = set()
         calls: set[str] = set()
-        for node in _walk(self._tree):
-            _check_node(node, self.source)
-            if isinstance(node, _ast.Name) and node.id not in _CONSTANTS:
+        nodes = walk(self._tree, self.source)
+        self.size = sum(isinstance(node, _ast.expr) for node in nodes)
+        for node in nodes:
+            check_node(node, self.source)
+            if isinstance(node, _ast.Name) and node.id not in CONSTANTS:
                 names.add(node.id)
             if isinstance(node, _ast.Call):
                 calls.add(node.func.id)  # type: ignore[attr-defined]
@@ -110,72 +108,57 @@ class Expr:
     def __repr__(self) -> str:
         return f"Expr({self.source!r})"
 
-    def evaluate(self, env: Mapping[str, Value], functions: Mapping[str, Callable[..., Any]]) -> Value:
-        """The value, exact where the inputs are; calculator calls return ``Result``s."""
+    def evaluate(
+        self,
+        env: Mapping[str, Value],
+        functions: Mapping[str, Callable[..., Any]],
+        budget: Budget | None = None,
+    ) -> Value:
+        """The value, exact where the inputs are; calculator calls return ``Result``s.
+
+        With a ``budget``, the expression's node count is charged to it first (BudgetError when spent).
+        """
+        if budget is not None:
+            budget.charge(self.size)
         return self._run(env, functions)
+
+    def kinds(self, name_kinds: Mapping[str, frozenset[str]]) -> frozenset[str]:
+        """What the expression can give ("number", "text", "bool"), from the kinds of its variables."""
+        return value_kinds(self._tree, name_kinds)
 
     def substitute(self, env: Mapping[str, Value]) -> str:
         """The expression with variables replaced by their values, for a derivation line."""
-        return _unparse(self._tree, env)
-
-
-def _walk(node: Any) -> Iterator[Any]:
-    yield node
-    for field in node._fields:
-        child = getattr(node, field, None)
-        if isinstance(child, list):
-            for item in child:
-                if isinstance(item, _ast.AST):
-                    yield from _walk(item)
-        elif isinstance(child, _ast.AST):
-            yield from _walk(child)
-
-
-def _check_node(node: Any, source: str) -> None:
-    reason = _REJECTED.get(type(node))
-    if reason:
-        raise ExprError(f"{source!r}: {reason}")
-    if isinstance(node, _ast.Constant) and not isinstance(node.value, int | float | str):
-        raise ExprError(f"{source!r}: the constant {node.value!r} is not a number, string or boolean")
-    if isinstance(node, _ast.BinOp) and type(node.op) not in _BINOPS:
-        raise ExprError(f"{source!r}: the operator {type(node.op).__name__} is not allowed")
-    if isinstance(node, _ast.UnaryOp) and not isinstance(node.op, _ast.USub | _ast.UAdd | _ast.Not):
-        raise ExprError(f"{source!r}: the operator {type(node.op).__name__} is not allowed")
-    if isinstance(node, _ast.Compare) and any(type(op) not in _CMPOPS for op in node.ops):
-        raise ExprError(f"{source!r}: only == != < <= > >= comparisons are allowed")
-    if isinstance(node, _ast.Call) and not isinstance(node.func, _ast.Name):
-        raise ExprError(f"{source!r}: only named functions can be called")
-    if isinstance(node, _ast.keyword) and node.arg is None:
-        raise ExprError(f"{source!r}: **kwargs is not allowed")
-    allowed = (
-        _ast.Expression,
-        _ast.Constant,
-        _ast.Name,
-        _ast.Load,
-        _ast.BinOp,
-        _ast.UnaryOp,
-        _ast.BoolOp,
-        _ast.Compare,
-        _ast.IfExp,
-        _ast.Call,
-        _ast.keyword,
-        _ast.And,
-        _ast.Or,
-        _ast.operator,
-        _ast.unaryop,
-        _ast.cmpop,
-    )
-    if not isinstance(node, allowed):
-        raise ExprError(f"{source!r}: {type(node).__name__} is not part of the expression language")
+        return unparse(self._tree, env)
 
 
 def plain(value: Value) -> Value:
-    """A number from a value: a calculator Result gives its value; a Fraction becomes int or float."""
+    """A number from a value: a calculator Result gives its value; a Fraction becomes int or float.
+
+    Raises ExprError for a fraction too large to be a float.
+    """
     if isinstance(value, Result):
         return value.value
     if isinstance(value, Fraction):
-        return exact(value)
+        try:
+            return exact(value)
+        except OverflowError:
+            raise ExprError(f"the fraction {short(str(value))} is too large to be a decimal number") from None
     return value
+
+
+def bounded(value: Value) -> str | None:
+    """Why ``value`` breaks the size limits (None if it does not): exact numbers within ``MAX_INT_BITS``
+    bits, floats finite."""
+    kind = type(value)
+    if kind is float:
+        return None if math.isfinite(value) else f"the result {value!r} is not a finite number"
+    if kind is int:
+        bits = value.bit_length()
+    elif kind is Fraction:
+        bits = max(abs(value.numerator).bit_length(), value.denominator.bit_length())
+    else:
+        return None
+    return None if bits <= MAX_INT_BITS else f"the result has more than {MAX_INT_BITS:,} bits"
 
 
 Compiled = Callable[[Mapping[str, Value], Mapping[str, Callable[..., Any]]], Value]
@@ -232,8 +215,8 @@ class _Compiler:
 
     def _Name(self, node: Any) -> Compiled:
         name, fail = node.id, self.fail
-        if name in _CONSTANTS:
-            constant = _CONSTANTS[name]
+        if name in CONSTANTS:
+            constant = CONSTANTS[name]
             return lambda env, fns: constant
 
         def run(env: Mapping[str, Value], fns: Mapping[str, Callable[..., Any]]) -> Value:
@@ -270,7 +253,7 @@ class _Compiler:
     def _Compare(self, node: Any) -> Compiled:
         left = self.compile(node.left)
         pairs = [
-            (_CMPOPS[type(op)], self.compile(c)) for op, c in zip(node.ops, node.comparators, strict=True)
+            (CMPOPS[type(op)], self.compile(c)) for op, c in zip(node.ops, node.comparators, strict=True)
         ]
         fail = self.fail
 
@@ -295,7 +278,7 @@ class _Compiler:
 
     def _BinOp(self, node: Any) -> Compiled:
         left, right = self.number(node.left), self.number(node.right)
-        symbol = _BINOPS[type(node.op)]
+        symbol = BINOPS[type(node.op)]
         fail, power = self.fail, self._power
         op = _ARITH.get(symbol)
 
@@ -303,16 +286,24 @@ class _Compiler:
             a, b = left(env, fns), right(env, fns)
             try:
                 if op is not None:
-                    return op(a, b)
-                if symbol == "/":
+                    result = op(a, b)
+                elif symbol == "/":
                     if isinstance(a, int | Fraction) and isinstance(b, int | Fraction):
-                        return Fraction(a) / Fraction(b)
-                    return a / b
-                return power(a, b)
+                        result = Fraction(a) / Fraction(b)
+                    else:
+                        result = a / b
+                else:
+                    result = power(a, b)
             except ZeroDivisionError:
                 raise fail("division by zero") from None
             except OverflowError:
                 raise fail("the result is too large") from None
+            except TypeError:
+                raise fail(f"cannot compute {num_or_repr(a)} {symbol} {num_or_repr(b)}") from None
+            problem = bounded(result)
+            if problem:
+                raise fail(problem)
+            return result
 
         return run
 
@@ -323,8 +314,8 @@ class _Compiler:
             bits = max(
                 abs(Fraction(base).numerator).bit_length(), abs(Fraction(base).denominator).bit_length()
             )
-            if bits * abs(int(exponent)) > MAX_POWER_BITS:
-                raise self.fail(f"{num(plain(base))} ** {num(plain(exponent))} would be too large")
+            if bits * abs(int(exponent)) > MAX_INT_BITS:
+                raise self.fail(f"{num_or_repr(base)} ** {num_or_repr(exponent)} would be too large")
             return Fraction(base) ** int(exponent)
         result = float(base) ** float(exponent)
         if isinstance(result, complex) or not math.isfinite(result):
@@ -342,83 +333,43 @@ class _Compiler:
             if fn is None:
                 raise fail(f"unknown function {name!r}")
             values = [plain(a(env, fns)) for a in args]
-            if name in _FLOAT_ONLY:
-                values = [float(v) if isinstance(v, Fraction) else v for v in values]
             named = {key: plain(value(env, fns)) for key, value in kwargs}
+            if name == "round":
+                _check_round_digits(values, named, fail)
             try:
-                return fn(*values, **named)
+                if name in _FLOAT_ONLY:
+                    values = [float(v) if isinstance(v, Fraction) else v for v in values]
+                result = fn(*values, **named)
             except QuizzerError as exc:
                 raise fail(f"{name}(): {exc}") from None
-            except (TypeError, ValueError, ArithmeticError) as exc:
+            # A calculator is core code run on a pack's numbers: what it raises is this expression's fault.
+            except (TypeError, ValueError, ArithmeticError, LookupError, RecursionError) as exc:
                 raise fail(f"{name}(): {exc}") from None
+            problem = bounded(result.value if isinstance(result, Result) else result)
+            if problem:
+                raise fail(f"{name}(): {problem}")
+            return result
 
         return run
 
 
-_PRECEDENCE = {
-    "or": 1,
-    "and": 2,
-    "not": 3,
-    "cmp": 4,
-    "+": 5,
-    "-": 5,
-    "*": 6,
-    "/": 6,
-    "//": 6,
-    "%": 6,
-    "unary": 7,
-    "**": 8,
-}
+def _check_round_digits(
+    values: list[Value], named: dict[str, Value], fail: Callable[[str], ExprError]
+) -> None:
+    """``round(x, n)`` computes 10**|n| for exact numbers: refuse |n| beyond ``MAX_ROUND_DIGITS``."""
+    digits = values[1] if len(values) > 1 else named.get("ndigits")
+    if digits is None:
+        return
+    if isinstance(digits, bool) or not isinstance(digits, int):
+        raise fail(f"round(): the digits must be a whole number, not {num_or_repr(digits)}")
+    if abs(digits) > MAX_ROUND_DIGITS:
+        raise fail(f"round(): {num_or_repr(digits)} digits is beyond the limit of ±{MAX_ROUND_DIGITS}")
 
 
-def _unparse(node: Any, env: Mapping[str, Value], parent: int = 0) -> str:
-    """Render with values substituted; parentheses only where precedence needs them."""
-    text, level = _render(node, env)
-    return f"({text})" if level < parent else text
-
-
-def _render(node: Any, env: Mapping[str, Value]) -> tuple[str, int]:
-    if isinstance(node, _ast.Constant):
-        return (
-            num(node.value)
-            if isinstance(node.value, int | float) and not isinstance(node.value, bool)
-            else repr(node.value)
-        ), 9
-    if isinstance(node, _ast.Name):
-        value = env.get(node.id, _CONSTANTS.get(node.id, node.id))
-        value = plain(value)
-        if isinstance(value, bool):
-            return str(value).lower(), 9
-        return (num(value) if isinstance(value, int | float) else str(value)), 9
-    if isinstance(node, _ast.BinOp):
-        symbol = _BINOPS[type(node.op)]
-        level = _PRECEDENCE[symbol]
-        shown = {"*": "×", "/": "/", "**": "^"}.get(symbol, symbol)
-        left = _unparse(node.left, env, level + (1 if symbol == "**" else 0))
-        right = _unparse(node.right, env, level + (0 if symbol == "**" else 1))
-        return f"{left} {shown} {right}", level
-    if isinstance(node, _ast.UnaryOp):
-        if isinstance(node.op, _ast.Not):
-            return f"not {_unparse(node.operand, env, 3)}", 3
-        sign = "-" if isinstance(node.op, _ast.USub) else "+"
-        return f"{sign}{_unparse(node.operand, env, 7)}", 7
-    if isinstance(node, _ast.BoolOp):
-        word = "and" if isinstance(node.op, _ast.And) else "or"
-        level = _PRECEDENCE[word]
-        return f" {word} ".join(_unparse(v, env, level + 1) for v in node.values), level
-    if isinstance(node, _ast.Compare):
-        parts = [_unparse(node.left, env, 5)]
-        for op, comparator in zip(node.ops, node.comparators, strict=True):
-            parts += [_CMPOPS[type(op)], _unparse(comparator, env, 5)]
-        return " ".join(parts), 4
-    if isinstance(node, _ast.IfExp):
-        return (
-            f"{_unparse(node.body, env, 1)} if {_unparse(node.test, env, 1)} "
-            f"else {_unparse(node.orelse, env, 1)}"
-        ), 0
-    if isinstance(node, _ast.Call):
-        args = [_unparse(a, env) for a in node.args] + [
-            f"{k.arg}={_unparse(k.value, env)}" for k in node.keywords
-        ]
-        return f"{node.func.id}({', '.join(args)})", 9
-    return "?", 9
+def num_or_repr(value: Value, limit: int = 40) -> str:
+    """A value for a message, cut to ``limit`` characters: numbers as in a derivation, text quoted."""
+    try:
+        text = num(value) if isinstance(value, int | float | Fraction) else repr(value)
+    except (OverflowError, ValueError):
+        text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,4 +1,4 @@
-"""Loading question packs: every questions/*.toml file, strictly validated, bad templates skipped."""
+"""Loading question packs: *.toml files, strictly validated; a bad file or template is named and skipped."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from quizzer.bank.errors import TemplateError
+from quizzer.bank.limits import MAX_FILE_BYTES
 from quizzer.bank.schema import Template, parse_template
 from quizzer.core.checks import did_you_mean
 
@@ -24,8 +25,9 @@ class Bank:
 
     A file is parsed when a template in it is first needed (``get`` finds it by a text scan for its id;
     ``ids``, ``templates`` and ``problems`` parse everything); a template is validated on first use.
-    Problems (TOML syntax errors, files of the wrong shape, duplicate ids, invalid templates) are collected;
-    they never stop the other templates loading.
+    Problems (unreadable files, files over ``MAX_FILE_BYTES``, text that is not UTF-8, TOML syntax errors,
+    files of the wrong shape, duplicate ids, invalid templates) are collected; they never stop the other
+    templates loading, and no method raises for anything a file contains.
     """
 
     def __init__(self) -> None:
@@ -35,16 +37,20 @@ class Bank:
         self._raw: dict[str, tuple[str, dict[str, Any]]] = {}
         self._valid: dict[str, Template] = {}
         self._invalid: dict[str, TemplateError] = {}
+        self._failed: dict[str, TemplateError] = {}
         self.file_problems: list[TemplateError] = []
 
     def add_file(self, path: str) -> None:
-        """Add one TOML file (parsed on demand)."""
-        self._files.append(path)
+        """Add one TOML file (parsed on demand); a file over ``MAX_FILE_BYTES`` is reported and skipped."""
         try:
-            with open(path, "rb") as fh:
-                text = fh.read()
+            text = _read(path)
         except OSError:
+            self._files.append(path)
             return  # reported when the file is parsed
+        except _TooLarge as exc:
+            self.file_problems.append(TemplateError(path, None, None, str(exc)))
+            return
+        self._files.append(path)
         for match in _ID_LINE.finditer(text):
             self._scan.setdefault(match.group(1).decode("utf-8", "replace"), []).append(path)
 
@@ -66,13 +72,9 @@ class Bank:
         self._parsed.add(path)
         problem = lambda field, message: self.file_problems.append(TemplateError(path, None, field, message))  # noqa: E731
         try:
-            with open(path, "rb") as fh:
-                data = tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            problem(None, f"TOML syntax error: {exc}")
-            return
-        except OSError as exc:
-            problem(None, f"cannot read: {exc.strerror}")
+            data = _load_toml(path)
+        except _Unreadable as exc:
+            problem(None, str(exc))
             return
         unknown = sorted(set(data) - {"template"})
         if unknown:
@@ -155,20 +157,39 @@ class Bank:
         path, raw = self._raw[template_id]
         try:
             template = parse_template(raw, path)
-            from quizzer.bank.render import check_names
+            from quizzer.bank.names import check_names
 
             check_names(template)
         except TemplateError as exc:
             self._invalid[template_id] = exc
             raise
+        except Exception as exc:  # a case the checks missed: still this template's problem, never a crash
+            error = TemplateError(path, template_id, None, f"cannot be read: {type(exc).__name__}: {exc}")
+            self._invalid[template_id] = error
+            raise error from None
         self._valid[template_id] = template
         return template
 
     def generate(self, template_id: str, seed: int, overrides: Mapping[str, Any] | None = None) -> Instance:
-        """The instance ``template_id#seed``, deterministic for a seed; ``overrides`` fix variables."""
+        """The instance ``template_id#seed``, deterministic for a seed; ``overrides`` fix variables.
+
+        Raises TemplateError when the template cannot make this instance (a failed evaluation, the
+        evaluation budget spent...); without overrides the failure is kept and listed by ``problems``.
+        """
         from quizzer.bank.render import generate
 
-        return generate(self.get(template_id), seed, overrides)
+        template = self.get(template_id)
+        try:
+            return generate(template, seed, overrides)
+        except TemplateError as exc:
+            if not overrides:
+                self._failed.setdefault(template_id, exc)
+            raise
+
+    def why_missing(self, template_id: str) -> TemplateError | None:
+        """The problem of the file the scan found ``template_id`` in, when that file could not be read."""
+        paths = self._scan.get(template_id, [])
+        return next((p for p in self.file_problems if p.path in paths and p.template_id is None), None)
 
     def templates(self) -> list[Template]:
         """Every valid template (invalid ones are reported by ``problems``)."""
@@ -183,13 +204,74 @@ class Bank:
     def problems(self) -> list[TemplateError]:
         """File problems, then every invalid template's problem."""
         self.templates()
-        return [*self.file_problems, *self._invalid.values()]
+        return self.known_problems()
+
+    def known_problems(self) -> list[TemplateError]:
+        """The problems found so far, parsing and validating nothing more: files, invalid templates, and
+        templates that failed to generate an instance through ``generate``."""
+        failed = [e for tid, e in self._failed.items() if tid not in self._invalid]
+        return [*self.file_problems, *self._invalid.values(), *failed]
 
     def __iter__(self) -> Iterator[Template]:
         return iter(self.templates())
 
     def __len__(self) -> int:
         return len(self.templates())
+
+
+class _TooLarge(Exception):
+    """A file over MAX_FILE_BYTES."""
+
+
+class _Unreadable(Exception):
+    """A file that cannot be read as TOML; the message says why, for people."""
+
+
+def _read(path: str) -> bytes:
+    """The bytes of ``path``; raises OSError, or _TooLarge past ``MAX_FILE_BYTES`` (never reading more)."""
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        data = b"" if size > MAX_FILE_BYTES else fh.read(MAX_FILE_BYTES + 1)
+    if size > MAX_FILE_BYTES or len(data) > MAX_FILE_BYTES:
+        raise _TooLarge(
+            f"the file is {max(size, len(data)):,} bytes, over the limit of {MAX_FILE_BYTES:,} bytes "
+            f"({MAX_FILE_BYTES // (1 << 20)} MiB) for one pack file; split it into several files "
+            "(its templates are skipped)"
+        )
+    return data
+
+
+def _load_toml(path: str) -> dict[str, Any]:
+    """The parsed file; raises _Unreadable with a message naming what is wrong and where."""
+    try:
+        data = _read(path)
+    except OSError as exc:
+        raise _Unreadable(f"cannot read: {exc.strerror or exc}") from None
+    except _TooLarge as exc:
+        raise _Unreadable(str(exc)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise _Unreadable(
+            f"is not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line}, column {column} cannot be "
+            "decoded; save the file as UTF-8 (its templates are skipped)"
+        ) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise _Unreadable(f"TOML syntax error: {exc}") from None
+    except RecursionError:
+        raise _Unreadable("arrays or tables nest too deeply to read (its templates are skipped)") from None
+    except MemoryError:
+        raise _Unreadable("too large to read (its templates are skipped)") from None
+    except ValueError as exc:  # tomllib lets int()'s digit limit through: x = 1111...1 (5,000 digits)
+        if "integer string conversion" in str(exc):
+            raise _Unreadable(
+                "cannot be read: an integer in it has more than 4,300 digits (its templates are skipped)"
+            ) from None
+        raise _Unreadable(f"cannot be read: {exc}") from None
 
 
 def load_bank(paths: Iterable[str]) -> Bank:

@@ -2,25 +2,31 @@
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from quizzer.bank.errors import TemplateError
-from quizzer.bank.expr import BUILTIN_NAMES, Expr, ExprError, plain
+from quizzer.bank.expr import Budget, Expr, ExprError, bounded, num_or_repr, plain
+from quizzer.bank.limits import MAX_TEXT_CHARS
+from quizzer.bank.names import PRESET_FIELDS, TEXT_NAMES, calculators, check_names, variable_names
 from quizzer.bank.schema import Template, Variable
-from quizzer.bank.text import PLACEHOLDER_RE, answer_display, derivation_table, format_value, render_text
+from quizzer.bank.text import (
+    TextError,
+    TextTooLong,
+    answer_display,
+    derivation_table,
+    format_value,
+    render_text,
+)
 from quizzer.core.checks import did_you_mean
 from quizzer.core.record import Record
-from quizzer.core.spec import ModelSpec
 from quizzer.core.trace import Result, Step
 from quizzer.grading.grade import Tolerance
 
 #: Draws before a template whose constraints keep failing is reported.
 MAX_ATTEMPTS = 1000
-#: Names every text may use besides the variables.
-TEXT_NAMES = frozenset({"answer", "derivation"})
-PRESET_FIELDS = (*ModelSpec._fields, "title")
 
 
 class MistakeValue(Record):
@@ -60,68 +66,6 @@ class Instance(Record):
     n_layers: int | None
 
 
-def calculators() -> Mapping[str, Callable[..., Result]]:
-    """The core's calculators by name (imported on first use)."""
-    import quizzer.core
-
-    return quizzer.core.CALCULATORS
-
-
-def variable_names(template: Template) -> set[str]:
-    """Names a template's expressions and texts may use: variables and the fields of preset variables."""
-    names: set[str] = set()
-    for var in template.variables:
-        names.add(var.name)
-        if var.kind == "preset":
-            names.update(f"{var.name}_{f}" for f in PRESET_FIELDS)
-    return names
-
-
-def check_names(template: Template) -> None:
-    """Every expression names known variables (defined before use) and functions; placeholders resolve."""
-    known_functions = BUILTIN_NAMES | set(calculators())
-
-    def check(expr: Expr, field: str, allowed: set[str]) -> None:
-        for name in sorted(expr.calls - known_functions):
-            close = did_you_mean(name, known_functions)
-            raise TemplateError(template.path, template.id, field, f"unknown calculator {name!r}{close}")
-        for name in sorted(expr.names - allowed):
-            close = did_you_mean(name, allowed)
-            raise TemplateError(template.path, template.id, field, f"unknown variable {name!r}{close}")
-
-    defined: set[str] = set()
-    for var in template.variables:
-        if var.expr is not None:
-            check(var.expr, f"variables.{var.name}.expr", defined)
-        defined.add(var.name)
-        if var.kind == "preset":
-            defined.update(f"{var.name}_{f}" for f in PRESET_FIELDS)
-    check(template.answer, "answer.expr", defined)
-    for i, expr in enumerate(template.constraints):
-        check(expr, f"constraints[{i}]", defined)
-    for i, mistake in enumerate(template.mistakes):
-        check(mistake.expr, f"mistakes[{i}].answer", defined)
-        if mistake.when is not None:
-            check(mistake.when, f"mistakes[{i}].when", defined)
-    texts = {
-        "prompt": template.prompt,
-        "explanation": template.explanation,
-        "tldr": template.tldr,
-        "memory_aid": template.memory_aid,
-    }
-    texts.update({f"follow_ups[{i}]": f.question + f.answer for i, f in enumerate(template.follow_ups)})
-    texts.update({f"conventions[{i}]": c for i, c in enumerate(template.conventions)})
-    texts.update({f"mistakes[{i}].feedback": m.feedback for i, m in enumerate(template.mistakes)})
-    for field, text in texts.items():
-        for match in PLACEHOLDER_RE.finditer(text):
-            name = match.group(1)
-            if name not in defined and name not in TEXT_NAMES:
-                close = did_you_mean(name, defined | TEXT_NAMES)
-                raise TemplateError(
-                    template.path, template.id, field, f"unknown placeholder {{{name}}}{close}"
-                )
-
-
 def parse_override(var: Variable, value: Any, template: Template) -> Any:
     """A --set value converted to the variable's type; any value of the right type is allowed."""
 
@@ -153,6 +97,9 @@ def parse_override(var: Variable, value: Any, template: Template) -> Any:
     number = _number(text)
     if number is None:
         raise fail(f"{value!r} is not a number")
+    problem = bounded(number)
+    if problem:
+        raise fail(f"{num_or_repr(value)}: {problem}")
     wants_int = var.kind in ("range", "log2") or (
         var.kind == "choices" and all(isinstance(c, int) for c in var.spec)
     )
@@ -169,6 +116,8 @@ def _number(text: Any) -> int | float | None:
     if isinstance(text, int | float):
         return text
     cleaned = str(text).replace(",", "").replace("_", "")
+    if len(cleaned) > 400:  # int() of a long text is slow and beyond the size limit anyway
+        return None
     try:
         return int(cleaned)
     except ValueError:
@@ -213,13 +162,16 @@ def _constraint_schedule(template: Template) -> list[list[Expr]]:
     return schedule
 
 
-def draw_variables(template: Template, rng: random.Random, overrides: Mapping[str, Any]) -> dict[str, Any]:
+def draw_variables(
+    template: Template, rng: random.Random, overrides: Mapping[str, Any], budget: Budget | None = None
+) -> dict[str, Any]:
     """Variable values satisfying the constraints; overrides are fixed, the rest drawn from ``rng``.
 
     Each constraint is checked as soon as the variables it names are known, so a bad draw is dropped
-    before the expensive derived variables after it are computed.
+    before the expensive derived variables after it are computed. Every draw is charged to ``budget``.
     """
     fns = calculators()
+    budget = budget or Budget()
     schedule = _constraint_schedule(template)
     all_fixed = set(overrides) >= {v.name for v in template.variables if v.expr is None}
     for _ in range(MAX_ATTEMPTS):
@@ -229,18 +181,18 @@ def draw_variables(template: Template, rng: random.Random, overrides: Mapping[st
             if var.name in overrides:
                 value = overrides[var.name]
             elif var.expr is not None:
-                value = _evaluate(template, var.expr, env, fns, f"variables.{var.name}.expr")
+                value = _evaluate(template, var.expr, env, fns, f"variables.{var.name}.expr", budget)
             else:
                 value = _draw(var, rng)
             _expand(var, value, env)
             failed = next(
-                (c for c in constraints if not _evaluate(template, c, env, fns, "constraints")), None
+                (c for c in constraints if not _evaluate(template, c, env, fns, "constraints", budget)), None
             )
             if failed is not None:
                 break
         if not template.variables:
             failed = next(
-                (c for c in schedule[0] if not _evaluate(template, c, env, fns, "constraints")), None
+                (c for c in schedule[0] if not _evaluate(template, c, env, fns, "constraints", budget)), None
             )
         if failed is None:
             return env
@@ -257,16 +209,39 @@ def draw_variables(template: Template, rng: random.Random, overrides: Mapping[st
 
 
 def _evaluate(
-    template: Template, expr: Expr, env: Mapping[str, Any], fns: Mapping[str, Any], field: str
+    template: Template,
+    expr: Expr,
+    env: Mapping[str, Any],
+    fns: Mapping[str, Any],
+    field: str,
+    budget: Budget | None = None,
 ) -> Any:
     try:
-        return plain(expr.evaluate(env, fns))
+        return plain(expr.evaluate(env, fns, budget))
     except ExprError as exc:
         raise TemplateError(template.path, template.id, field, str(exc)) from None
 
 
+def gradable(template: Template, value: Any, field: str) -> int | float:
+    """``value`` if it is a number the grader can take (finite as a float); else TemplateError."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TemplateError(template.path, template.id, field, f"gives {num_or_repr(value)}, not a number")
+    try:
+        finite = math.isfinite(float(value))
+    except OverflowError:
+        finite = False
+    if not finite:
+        raise TemplateError(
+            template.path,
+            template.id,
+            field,
+            f"gives {num_or_repr(value)}, too large to show or grade (beyond ±1.8e308)",
+        )
+    return value
+
+
 def answer_with_derivation(
-    template: Template, env: Mapping[str, Any]
+    template: Template, env: Mapping[str, Any], budget: Budget | None = None
 ) -> tuple[int | float, tuple[Step, ...]]:
     """The answer and its derivation: a single calculator call gives its own steps; anything else adds a
     final step that shows the template's expression with the numbers substituted."""
@@ -287,21 +262,28 @@ def answer_with_derivation(
             return call
 
     try:
-        raw = template.answer.evaluate(env, Recording())
+        raw = template.answer.evaluate(env, Recording(), budget)
+        value = plain(raw)
     except ExprError as exc:
         raise TemplateError(template.path, template.id, "answer.expr", str(exc)) from None
+    gradable(template, value, "answer.expr")
     if isinstance(raw, Result):
         return raw.value, raw.steps
-    value = plain(raw)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TemplateError(template.path, template.id, "answer.expr", f"gives {value!r}, not a number")
     steps = tuple(step for result in seen for step in result.steps)
     final = Step("Answer", template.answer.source, template.answer.substitute(env), value, template.unit)
     return value, (*steps, final)
 
 
-def generate(template: Template, seed: int, overrides: Mapping[str, Any] | None = None) -> Instance:
-    """The instance of ``template`` for ``seed`` (deterministic); ``overrides`` fix some variables."""
+def generate(
+    template: Template, seed: int, overrides: Mapping[str, Any] | None = None, budget: Budget | None = None
+) -> Instance:
+    """The instance of ``template`` for ``seed`` (deterministic); ``overrides`` fix some variables.
+
+    Raises TemplateError naming the field for anything the template asks that cannot be done: a failed
+    evaluation, a spent ``budget`` (default: ``MAX_EVAL_STEPS``), a mistake that is not a number, a value
+    that cannot be shown, a text beyond ``MAX_TEXT_CHARS``.
+    """
+    budget = budget or Budget()
     given = dict(overrides or {})
     by_name = {v.name: v for v in template.variables}
     for name in given:
@@ -309,24 +291,47 @@ def generate(template: Template, seed: int, overrides: Mapping[str, Any] | None 
             close = did_you_mean(name, by_name)
             raise TemplateError(template.path, template.id, "variables", f"no variable {name!r}{close}")
     fixed = {name: parse_override(by_name[name], value, template) for name, value in given.items()}
-    env = draw_variables(template, random.Random(f"{template.id}#{seed}"), fixed)
-    value, derivation = answer_with_derivation(template, env)
+    env = draw_variables(template, random.Random(f"{template.id}#{seed}"), fixed, budget)
+    value, derivation = answer_with_derivation(template, env, budget)
     fns = calculators()
-    display = answer_display(value, template.unit, template.display)
-    shown = {**env, "answer": display, "derivation": derivation_table(derivation)}
+    try:
+        display = answer_display(value, template.unit, template.display)
+        table = derivation_table(derivation)
+    except (ValueError, ArithmeticError) as exc:
+        raise TemplateError(template.path, template.id, "answer.expr", f"cannot be shown: {exc}") from None
+    shown = {**env, "answer": display, "derivation": table}
     formats = {v.name: (v.format, v.unit) for v in template.variables}
+    left = [MAX_TEXT_CHARS - len(table)]
 
-    def text(source: str) -> str:
-        return render_text(source, shown, formats)
+    def text(source: str, field: str) -> str:
+        try:
+            out = render_text(source, shown, formats, left[0])
+        except TextTooLong:
+            message = (
+                f"with placeholders filled in, the texts of one instance pass {MAX_TEXT_CHARS:,} characters"
+            )
+            raise TemplateError(template.path, template.id, field, message) from None
+        except TextError as exc:
+            raise TemplateError(template.path, template.id, field, str(exc)) from None
+        left[0] -= len(out)
+        return out
 
     mistakes = tuple(
-        MistakeValue(m.name, _evaluate(template, m.expr, env, fns, f"mistakes[{i}].answer"), text(m.feedback))
+        MistakeValue(
+            m.name,
+            gradable(
+                template,
+                _evaluate(template, m.expr, env, fns, f"mistakes[{i}].answer", budget),
+                f"mistakes[{i}].answer",
+            ),
+            text(m.feedback, f"mistakes[{i}].feedback"),
+        )
         for i, m in enumerate(template.mistakes)
-        if m.when is None or _evaluate(template, m.when, env, fns, f"mistakes[{i}].when")
+        if m.when is None or _evaluate(template, m.when, env, fns, f"mistakes[{i}].when", budget)
     )
-    explanation = text(template.explanation)
+    explanation = text(template.explanation, "explanation")
     if "{derivation}" not in template.explanation:
-        explanation = f"{explanation.rstrip()}\n\n{derivation_table(derivation)}"
+        explanation = f"{explanation.rstrip()}\n\n{table}"
     return Instance(
         id=f"{template.id}#{seed}",
         template_id=template.id,
@@ -337,8 +342,8 @@ def generate(template: Template, seed: int, overrides: Mapping[str, Any] | None 
         kind=template.kind,
         minutes=template.minutes,
         variables={v.name: env[v.name] for v in template.variables},
-        prompt=text(template.prompt),
-        conventions=tuple(text(c) for c in template.conventions),
+        prompt=text(template.prompt, "prompt"),
+        conventions=tuple(text(c, f"conventions[{i}]") for i, c in enumerate(template.conventions)),
         value=value,
         unit=template.unit,
         display=display,
@@ -346,9 +351,12 @@ def generate(template: Template, seed: int, overrides: Mapping[str, Any] | None 
         tolerance=template.tolerance,
         derivation=derivation,
         explanation=explanation,
-        tldr=text(template.tldr),
-        memory_aid=text(template.memory_aid),
-        follow_ups=tuple((text(f.question), text(f.answer)) for f in template.follow_ups),
+        tldr=text(template.tldr, "tldr"),
+        memory_aid=text(template.memory_aid, "memory_aid"),
+        follow_ups=tuple(
+            (text(f.question, f"follow_ups[{i}].question"), text(f.answer, f"follow_ups[{i}].answer"))
+            for i, f in enumerate(template.follow_ups)
+        ),
         references=tuple((r.title, r.url) for r in template.references),
         mistakes=mistakes,
         n_layers=_n_layers(env),
@@ -362,4 +370,16 @@ def _n_layers(env: Mapping[str, Any]) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-__all__ = ["Instance", "MistakeValue", "check_names", "draw_variables", "format_value", "generate"]
+__all__ = [
+    "PRESET_FIELDS",
+    "TEXT_NAMES",
+    "Instance",
+    "MistakeValue",
+    "calculators",
+    "check_names",
+    "draw_variables",
+    "format_value",
+    "generate",
+    "gradable",
+    "variable_names",
+]

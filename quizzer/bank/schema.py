@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from quizzer.bank.errors import TemplateError
+from quizzer.bank.errors import TemplateError, short_repr
 from quizzer.bank.expr import BUILTIN_NAMES, Expr, ExprError
+from quizzer.bank.limits import MAX_INT_BITS
+from quizzer.bank.text import style_problem
 from quizzer.core.checks import did_you_mean
 from quizzer.core.errors import QuizzerError
 from quizzer.core.record import Record
@@ -150,9 +153,11 @@ class _Reader:
             return default
         value = table[key]
         if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-            raise self.error(field, f"expected {_type_name(kind)}, got a boolean ({value!r})")
+            raise self.error(field, f"expected {_type_name(kind)}, got a boolean ({value})")
         if not isinstance(value, kind):
-            raise self.error(field, f"expected {_type_name(kind)}, got {type(value).__name__} ({value!r})")
+            raise self.error(
+                field, f"expected {_type_name(kind)}, got {type(value).__name__} ({short_repr(value)})"
+            )
         return value
 
     def _misplaced(self, key: str) -> str:
@@ -245,7 +250,7 @@ def parse_template(raw: Mapping[str, Any], path: str) -> Template:
         answer=r.expr(answer.get("expr"), "answer.expr"),
         unit=unit,
         tolerance=_tolerance(r, answer.get("tolerance"), kind),
-        display=r.get(answer, "display", str, "answer.display", required=False),
+        display=_display(r, answer, unit),
         explanation=r.text("explanation"),
         tldr=r.text("tldr"),
         path=path,
@@ -278,6 +283,22 @@ def parse_template(raw: Mapping[str, Any], path: str) -> Template:
     )
 
 
+def _display(r: _Reader, answer: Mapping[str, Any], unit: str) -> str | None:
+    """The display unit, checked now: the answer is shown and answers are read in it."""
+    display = r.get(answer, "display", str, "answer.display", required=False)
+    if display is None:
+        return None
+    from quizzer.grading.parse import parse_answer
+
+    try:
+        scale = parse_answer(f"1 {display}", unit).value
+    except (QuizzerError, ValueError, ArithmeticError) as exc:
+        raise r.error("answer.display", f"{display!r} cannot be read as a unit of {unit!r}: {exc}") from None
+    if not 0 < scale < float("inf"):
+        raise r.error("answer.display", f"{display!r} is not a positive size of {unit!r}")
+    return display
+
+
 def _unique_mistake_names(r: _Reader, mistakes: tuple[MistakeSpec, ...]) -> tuple[MistakeSpec, ...]:
     seen: set[str] = set()
     for i, mistake in enumerate(mistakes):
@@ -296,12 +317,12 @@ def _tolerance(r: _Reader, raw: Any, kind: str) -> Tolerance:
     if key not in ("rel", "abs", "factor"):
         raise r.error(f"answer.tolerance.{key}", "unknown key; expected one of: abs, factor, rel")
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise r.error(f"answer.tolerance.{key}", f"expected a number, got {value!r}")
+        raise r.error(f"answer.tolerance.{key}", f"expected a number, got {short_repr(value)}")
     if kind == "estimate" and key != "factor":
         raise r.error("answer.tolerance", "an estimate is graded by a factor: use { factor = 2 } or similar")
     try:
         return Tolerance(key, float(value))
-    except ValueError as exc:
+    except (ValueError, OverflowError) as exc:
         raise r.error(f"answer.tolerance.{key}", str(exc)) from None
 
 
@@ -329,6 +350,9 @@ def _variable(r: _Reader, name: str, kind: str, spec: dict[str, Any], field: str
         "unit": r.get(spec, "unit", str, f"{field}.unit", required=False),
         "format": r.get(spec, "format", str, f"{field}.format", required=False),
     }
+    problem = None if extras["format"] is None else style_problem(extras["format"])
+    if problem:
+        raise r.error(f"{field}.format", problem)
     if step <= 0 or (step != 1 and kind != "range"):
         raise r.error(f"{field}.step", "step must be a positive integer, and only ranges take one")
     if kind == "expr":
@@ -347,6 +371,8 @@ def _variable(r: _Reader, name: str, kind: str, spec: dict[str, Any], field: str
             )
         if not types <= {int, float, str, bool}:
             raise r.error(f"{field}.choices", "choices must be numbers, text or booleans")
+        for i, item in enumerate(value):
+            _check_number(r, item, f"{field}.choices[{i}]")
         return Variable(name, kind, tuple(value), **extras)
     if kind == "preset":
         from quizzer.core.presets import preset
@@ -362,6 +388,8 @@ def _variable(r: _Reader, name: str, kind: str, spec: dict[str, Any], field: str
     if len(value) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
         raise r.error(f"{field}.{kind}", "expected [lo, hi], two integers")
     lo, hi = value
+    _check_number(r, lo, f"{field}.{kind}[0]")
+    _check_number(r, hi, f"{field}.{kind}[1]")
     if not 0 < lo <= hi if kind == "log2" else not lo <= hi:
         raise r.error(
             f"{field}.{kind}", f"[{lo}, {hi}] is empty" + (" or not positive" if kind == "log2" else "")
@@ -369,3 +397,11 @@ def _variable(r: _Reader, name: str, kind: str, spec: dict[str, Any], field: str
     if kind == "log2" and (lo & (lo - 1) or hi & (hi - 1)):
         raise r.error(f"{field}.log2", f"[{lo}, {hi}]: both ends must be powers of two")
     return Variable(name, kind, (lo, hi), step=step, **extras)
+
+
+def _check_number(r: _Reader, value: Any, field: str) -> None:
+    """A number written in the file is finite and within the evaluator's size limit."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise r.error(field, f"{value!r} is not a finite number")
+    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+        raise r.error(field, f"the number has more than {MAX_INT_BITS:,} bits")

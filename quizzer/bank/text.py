@@ -6,6 +6,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from quizzer.bank.limits import MAX_TEXT_CHARS
+from quizzer.core.errors import QuizzerError
 from quizzer.core.trace import Step, num
 from quizzer.core.units import (
     Unit,
@@ -22,6 +24,27 @@ from quizzer.core.units import (
 #: ``{name}`` or ``{name:style}``; ``{{`` and ``}}`` stand for literal braces.
 PLACEHOLDER_RE = re.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)(?::([a-z-]+))?\}(?!\})")
 STYLES = ("count", "si", "sci", "bytes", "decimal", "seconds", "rate", "pct", "raw")
+
+
+class TextError(QuizzerError, ValueError):
+    """A text that cannot be rendered: a value its style cannot show, or a text beyond the size limit."""
+
+
+class TextTooLong(TextError):
+    """A text that would pass its size limit once its placeholders are filled in."""
+
+
+def style_problem(style: str) -> str | None:
+    """Why ``style`` is not a placeholder style (None if it is one).
+
+    >>> style_problem("si") is None, style_problem("sii").split(";")[0]
+    (True, "unknown style 'sii' (did you mean 'si'?)")
+    """
+    if style in STYLES:
+        return None
+    from quizzer.core.checks import did_you_mean
+
+    return f"unknown style {style!r}{did_you_mean(style, STYLES)}; one of: {', '.join(STYLES)}"
 
 
 def format_value(value: Any, style: str | None = None, unit: str | None = None) -> str:
@@ -48,20 +71,47 @@ def format_value(value: Any, style: str | None = None, unit: str | None = None) 
         "pct": lambda: f"{format_sig(100 * value, 4)}%",
         "raw": lambda: str(value),
     }
+    if style not in styles:
+        raise TextError(style_problem(style) or f"unknown style {style!r}")
     return styles[style]()
 
 
 def render_text(
-    source: str, env: Mapping[str, Any], formats: Mapping[str, tuple[str | None, str | None]]
+    source: str,
+    env: Mapping[str, Any],
+    formats: Mapping[str, tuple[str | None, str | None]],
+    limit: int = MAX_TEXT_CHARS,
 ) -> str:
-    """Replace placeholders; names must be in ``env`` (the loader checks this)."""
+    """Replace placeholders; names must be in ``env`` (the loader checks this).
+
+    Raises TextError naming the placeholder whose value its style cannot show, or when the text would
+    grow beyond ``limit`` characters (a short placeholder can stand for a long table).
+    """
+    length = len(source)
+    if length > limit:
+        raise TextTooLong(f"the text passes the limit of {limit:,} characters")
 
     def replace(match: re.Match[str]) -> str:
+        nonlocal length
         name, style = match.group(1), match.group(2)
         var_style, unit = formats.get(name, (None, None))
-        return format_value(env[name], style or var_style, unit)
+        try:
+            shown = format_value(env[name], style or var_style, unit)
+        except (ValueError, ArithmeticError, TypeError) as exc:
+            raise TextError(f"cannot show {{{name}}} ({_cut(env[name])}): {exc}") from None
+        length += len(shown) - len(match.group(0))
+        if length > limit:
+            raise TextTooLong(
+                f"with its placeholders filled in, the text passes the limit of {limit:,} characters"
+            )
+        return shown
 
     return PLACEHOLDER_RE.sub(replace, source).replace("{{", "{").replace("}}", "}")
+
+
+def _cut(value: Any, limit: int = 40) -> str:
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def answer_display(value: int | float, unit: str, display: str | None) -> str:

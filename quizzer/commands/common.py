@@ -28,7 +28,12 @@ def warn_problems(bank: Bank) -> None:
 
 
 def find_template(bank: Bank, template_id: str) -> Template:
+    """The valid template ``template_id``; raises the TemplateError that names why it cannot be used (its
+    file unreadable, the template invalid), or a UsageError for an unknown id."""
     if template_id not in bank:
+        problem = bank.why_missing(template_id)
+        if problem is not None:
+            raise problem
         raise UsageError(f"no template {template_id!r}{suggest_id(bank, template_id)}; see `quizzer list`")
     return bank.get(template_id)
 

@@ -7,32 +7,13 @@ import csv
 import io
 import json
 import sys
-from datetime import UTC, datetime
-from typing import Any
 
 from quizzer.commands.common import UsageError
-from quizzer.commands.stats import open_history
+from quizzer.commands.history import open_history
 from quizzer.session.records import Attempt
+from quizzer.store.rows import COLUMNS, attempt_row, iso_utc
 
-#: The columns of the CSV and the keys of each JSON object: Attempt's fields, with ``at_iso`` after ``at``.
-COLUMNS: tuple[str, ...] = tuple(
-    name for field in Attempt._fields for name in ((field, "at_iso") if field == "at" else (field,))
-)
-
-
-def iso_utc(at: float) -> str:
-    """Seconds since the epoch as ISO-8601 UTC with milliseconds: ``2024-03-10T12:00:00.000Z``."""
-    try:
-        return datetime.fromtimestamp(at, tz=UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    except (OverflowError, OSError, ValueError):  # a clock far outside the calendar
-        return ""
-
-
-def attempt_row(attempt: Attempt) -> dict[str, Any]:
-    """One attempt as a JSON-ready dict in COLUMNS order (ints stay ints, exact however big)."""
-    values = attempt.as_dict()
-    values["at_iso"] = iso_utc(attempt.at)
-    return {name: values[name] for name in COLUMNS}
+__all__ = ["COLUMNS", "attempt_row", "iso_utc", "run", "to_csv", "to_json"]
 
 
 def to_json(attempts: list[Attempt]) -> str:

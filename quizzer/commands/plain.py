@@ -8,19 +8,16 @@ import sys
 import time
 
 from quizzer.commands.common import UsageError, open_bank, warn_problems
+from quizzer.commands.history import open_history
 from quizzer.commands.show import question_text
-from quizzer.paths import db_path
 from quizzer.session.drill import DrillSession
-from quizzer.store.history import HistoryStore
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     bank = open_bank(args)
     warn_problems(bank)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
-    store = HistoryStore.open(db_path(args.db))
-    if store.warning:
-        print(f"quizzer: warning: {store.warning}", file=sys.stderr)
+    store = open_history(args.db)  # a fault says so on stderr at once, not at the end
     try:
         session = DrillSession(
             bank,

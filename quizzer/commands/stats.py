@@ -4,28 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from datetime import date
 
 from quizzer.commands.common import UsageError
-from quizzer.paths import db_path
+from quizzer.commands.history import open_history
 from quizzer.session.stats import Stats, compute_stats, day_text, local_day, stats_json
-from quizzer.store.history import HistoryStore
 
 #: The most days --days accepts (ten years).
 MAX_DAYS = 3660
 #: The width of the longest bar in the trend.
 BAR_WIDTH = 30
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-
-
-def open_history(flag: str | None) -> HistoryStore:
-    """The history store at ``--db`` / QUIZZER_DB / the data folder; its warning (if any) goes to stderr."""
-    store = HistoryStore.open(db_path(flag))
-    if store.warning:
-        print(f"quizzer: warning: {store.warning}", file=sys.stderr)
-    return store
 
 
 def _minutes(seconds: float | None) -> str:

@@ -6,6 +6,7 @@ import argparse
 
 from quizzer.bank.loader import load_bank
 from quizzer.commands.common import UsageError, find_template
+from quizzer.commands.history import print_notice
 from quizzer.config import load_settings
 from quizzer.paths import config_file, db_path, question_paths
 
@@ -35,10 +36,19 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if drill is not None and drill.template_id is not None:
         find_template(load_bank(paths), drill.template_id)  # a clear error before the screen opens
     store = HistoryStore.open(db_path(getattr(args, "db", None)))
+    app = QuizzerApp(paths, drill=drill, mock=mock, study=study, store=store, settings=settings)
+    printed: list[str] = []
+
+    def after_the_app(severity: str, message: str) -> None:
+        printed.append(message)
+        print_notice(severity, message)
+
     try:
-        QuizzerApp(paths, drill=drill, mock=mock, study=study, store=store, settings=settings).run()
+        app.run()
     finally:
+        store.on_notice = after_the_app  # the app is gone: what closing finds goes to stderr
         store.close()
-    if store.warning:
-        print(f"quizzer: warning: {store.warning}")
-    return 0
+    if store.warning and not printed:  # still in fault at exit: say it once more where it stays visible
+        print_notice("warning", store.warning)
+    # Textual prints the traceback of a crash and sets a non-zero return code: pass it on.
+    return app.return_code or 0

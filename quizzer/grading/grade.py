@@ -129,7 +129,12 @@ def is_within(value: Number, expected: Number, tolerance: Tolerance) -> bool:
         return abs(value - expected) <= tolerance.value + slack
     if expected == 0 or value == 0 or (value < 0) != (expected < 0):
         return value == expected
-    return abs(math.log(value / expected)) <= math.log(tolerance.value) + _SLACK
+    return _log_ratio(value, expected) <= math.log(tolerance.value) + _SLACK
+
+
+def _log_ratio(value: Number, target: Number) -> float:
+    """|ln(value / target)| for values of one sign, as a difference (the quotient may under- or overflow)."""
+    return abs(math.log(abs(value)) - math.log(abs(target)))
 
 
 def _is_exact(value: Number, expected: Number) -> bool:
@@ -148,7 +153,7 @@ def _close_band(expected: Number, tolerance: Tolerance) -> Tolerance:
 
 def _distance(value: Number, target: Number, tolerance: Tolerance) -> float:
     if tolerance.kind == "factor":
-        return abs(math.log(value / target)) if value > 0 and target > 0 else math.inf
+        return _log_ratio(value, target) if value > 0 and target > 0 else math.inf
     return float(abs(value - target))
 
 
@@ -221,6 +226,8 @@ def _off(value: Number, expected: Number) -> str:
     if expected == 0:
         return "expected 0"
     ratio = value / expected
+    if (value and ratio == 0) or not math.isfinite(ratio):  # the quotient under- or overflowed a float
+        return f"about 10^{round(math.log10(abs(value)) - math.log10(abs(expected)))}× the expected value"
     if not 0.5 <= ratio <= 2:
         return f"{num(float(f'{ratio:.3g}'))}× the expected value"
     percent = abs(value - expected) / abs(expected) * 100

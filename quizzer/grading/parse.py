@@ -23,6 +23,10 @@ What is accepted:
   single word such as "GPUs" for a plain count); USD ($, USD, dollars); GPU-hours ("GPU-hours",
   "GPU hours", GPU-days = 24; a bare ``h``/``hours`` is taken as GPU-hours, other times are refused);
   ratios (plain, ``%``, ``x``); bits/param; tokens/s.
+
+Bounds: at most ``MAX_ANSWER_LENGTH`` characters are read, normalised with NFKC (fullwidth digits, the
+Kelvin sign ...) and matched against ASCII units only; a power's size is checked before it is computed, and
+every scan moves forward, so the work is linear in the length (``parse_work`` counts it).
 """
 
 from __future__ import annotations
@@ -35,8 +39,21 @@ from quizzer.core.errors import QuizzerError, SpecError, UnknownNameError
 from quizzer.core.record import Record
 from quizzer.core.trace import Number, exact, num
 from quizzer.core.units import Unit, format_sci, unknown_name_message
-
-Entry = tuple[str, Fraction, str | None]  # (kind, factor to the kind's base unit, note for the reading)
+from quizzer.grading.vocabulary import (
+    ANSWER_IS,
+    BYTE_LIKE,
+    CONVERT,
+    COUNT_LIKE,
+    FLOP,
+    MAC,
+    READ_AS,
+    SCALE_NAMES,
+    SI,
+    WORD_SCALES,
+    Entry,
+    fold,
+    tables,
+)
 
 
 class ParseError(QuizzerError, ValueError):
@@ -66,129 +83,59 @@ class Parsed(Record):
     reading: str = ""
 
 
-_COUNT_LIKE = frozenset({"params", "tokens", "FLOPs", "MACs", "count", "patches", "GPU-hours", "USD"})
-_BYTE_LIKE = frozenset({"bytes", "bits", "bytes/s"})
-_SI = {"k": 3, "K": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
-_WORD_SCALES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12, "quadrillion": 15, "bn": 9}
-_SCALE_NAMES = sorted([*_SI, "B", "m", "b", "t", *_WORD_SCALES], key=len, reverse=True)
+#: The longest answer read, in characters; the answer boxes hold no more. A product typed out in full,
+#: "3 * 3072 * 8192 * 28 * 2 * 2 bytes / 1024 / 1024 / 1024" (56), fits four times over.
+MAX_ANSWER_LENGTH = 256
+_work = 0  # the steps of the parse in progress (see parse_work)
 
 
-def _fold(token: str) -> str:
-    return re.sub(r"[\s-]+", "-", token.lower())
+def _charge(steps: int) -> None:
+    global _work
+    _work += steps
 
 
-@functools.cache  # built on first use, not at import: keeps the import cheap
-def _tables() -> tuple[dict[str, Entry], dict[str, Entry]]:
-    """The unit tokens, exact and folded ("gpu-hours", "gb"), each to (kind, factor, note)."""
-    units: dict[str, Entry] = {}
-    folded: dict[str, Entry] = {}
+def parse_work() -> int:
+    """The work of the last ``parse_answer``, for the tests that bound it: the characters each scan covers
+    (a match, a search, a slice, a normalising pass) plus the 64-bit words of each exact number built.
 
-    def add(kind: str, factor: int | Fraction, *names: str) -> None:
-        for name in names:
-            units[name] = (kind, Fraction(factor), None)
+    >>> _ = parse_answer("16.4M", "params"); 0 < parse_work() < 40 * len("16.4M")
+    True
+    """
+    return _work
 
-    add("bytes", 1, "B", "byte", "bytes")
-    add("bits", 1, "b", "bit", "bits")
-    for prefix, power in _SI.items():
-        add("bytes", 10**power, prefix + "B")
-        add("bits", 10**power, prefix + "b", prefix + "bit", prefix + "bits")
-        if prefix not in "kK":  # "gb": people mean GB far more often than gigabits ("kb" is proper SI)
-            low = prefix.lower() + "b"
-            folded[low] = ("bytes", Fraction(10**power), f"{low!r} read as {prefix}B")
-    for power, prefix in enumerate("KMGTPE", 1):
-        add("bytes", 2 ** (10 * power), prefix + "iB")
-        add("bits", 2 ** (10 * power), prefix + "ib", prefix + "ibit")
-    for name, (kind, factor, _) in list(units.items()):
-        per_s = "bytes/s" if kind == "bytes" else "bits/s"
-        add(per_s, factor, name + "/s", name + "/sec", *([name + "ps"] if name[-1] in "Bb" else []))
-    for names, seconds in (
-        ("ns nsec nanosecond nanoseconds", Fraction(1, 10**9)),
-        ("µs μs us usec microsecond microseconds", Fraction(1, 10**6)),
-        ("ms msec millisecond milliseconds", Fraction(1, 1000)),
-        ("s sec secs second seconds", 1),
-        ("min mins minute minutes", 60),
-        ("h hr hrs hour hours", 3600),
-        ("d day days", 86400),
-        ("wk wks week weeks", 7 * 86400),
-        ("yr yrs year years", 365 * 86400),
-    ):
-        add("s", seconds, *names.split())
-    add("params", 1, "params", "param", "parameters", "parameter", "weights")
-    add("tokens", 1, "tokens", "token", "tok", "toks")
-    add("patches", 1, "patches", "patch")
-    add("count", 1, "count")
-    add("GPU-hours", 1, "GPU-hours", "GPU-hour", "GPU-h", "GPUh", "GPU-hrs", "GPU-hr")
-    add("GPU-hours", 24, "GPU-days", "GPU-day")
-    add("USD", 1, "$", "USD", "US$", "dollars", "dollar")
-    add("ratio", Fraction(1, 100), "%", "percent", "pct")
-    add("ratio", 1, "x", "X")
-    add("bits/param", 1, "bits/param", "bit/param", "bits/parameter", "bits/weight", "b/param", "bpw")
-    add("bits/param", 1, "bits-per-param", "bits-per-parameter", "bits-per-weight")
-    add("bytes/param", 1, "bytes/param", "B/param", "bytes/parameter", "bytes-per-param")
-    add("tokens/s", 1, "tokens/s", "token/s", "tok/s", "tokens/sec", "tok/sec", "tokens-per-second", "tps")
-    for name, entry in units.items():
-        folded.setdefault(_fold(name), entry)
-    return units, folded
-
-
-_FLOP = r"(?i)([kmgtpe]?)(flops?)(/s|/sec)?"
-_MAC = r"(?i)([kmgtpe]?)(macs?)"
-_CONVERT: dict[tuple[str, str], tuple[Fraction, str | None]] = {
-    ("bits", "bytes"): (Fraction(1, 8), "8 bits = 1 byte"),
-    ("bytes", "bits"): (Fraction(8), None),
-    ("bits/s", "bytes/s"): (Fraction(1, 8), "8 bits = 1 byte"),
-    ("MACs", "FLOPs"): (Fraction(2), "1 MAC = 2 FLOPs"),
-    ("FLOPs", "MACs"): (Fraction(1, 2), "1 MAC = 2 FLOPs"),
-    ("bytes/param", "bits/param"): (Fraction(8), None),
-    ("bits", "bits/param"): (Fraction(1), None),
-    ("tokens", "patches"): (Fraction(1), "a ViT's patches are its tokens"),
-}
-_READ_AS = {"params": "parameters", "count": "a count", "USD": "dollars", "s": "a time", "ratio": "a ratio"}
-_READ_AS |= {"FLOP/s": "a compute rate (FLOP/s)", "bytes/s": "a bandwidth (bytes/s)"}
-_READ_AS |= {"bits/s": "a bandwidth (bits/s)", "bits/param": "bits per parameter"}
-_READ_AS |= {"bytes/param": "bytes per parameter", "tokens/s": "a throughput (tokens/s)"}
-_ANSWER_IS = {
-    "params": ("a number of parameters", "7B or 6.7e9 params"),
-    "tokens": ("a number of tokens", "2T tokens"),
-    "FLOPs": ("a number of FLOPs", "3.15e23 FLOPs or 6 GFLOPs"),
-    "MACs": ("a number of MACs (multiply-adds)", "5 GMACs"),
-    "bytes": ("a size in bytes", "16 GiB, 17.2 GB or 1.7e10 bytes"),
-    "bits": ("a size in bits", "128 Gb or 16 GB"),
-    "s": ("a time", "2.1 ms, 30 s or 3 days"),
-    "FLOP/s": ("a compute rate in FLOP/s", "312 TFLOP/s"),
-    "bytes/s": ("a bandwidth in bytes/s", "2 TB/s or 900 GB/s"),
-    "ratio": ("a ratio", "0.4, 40% or 1.5x"),
-    "USD": ("a cost in dollars", "$1.2M"),
-    "GPU-hours": ("a number of GPU-hours (GPUs × hours)", "2,048 GPU-hours"),
-    "patches": ("a number of patches", "196 patches"),
-    "count": ("a plain count", "8"),
-    "bits/param": ("a number of bits per parameter", "4.13 bits/param"),
-    "tokens/s": ("a throughput in tokens/s", "1.2k tokens/s"),
-}
 
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
-_APPROX = (
-    r"(?i)(?:~=?|≈|≃|about(?![a-z])|around(?![a-z])|roughly(?![a-z])|approx(?:imately|\.)?|circa|ca\.)\s*"
+_SUPERSCRIPT_RUN = "[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+"
+_TIMES, _SPACES, _BRACKETS = "[·⋅∙✕]", r"\s+", r"[()\[\]{}]"
+_APPROX = (  # any run of marks, in one match: possessive, nothing to backtrack
+    r"(?ai)(?:(?:~=?|≈|≃|about(?![a-z])|around(?![a-z])|roughly(?![a-z])|approx(?:imately|\.)?|circa|ca\.)\s*)*+"
 )
 _NUMBER = r"(?:[0-9]{1,3}(?:[,_ ][0-9]{3})+(?![0-9])|[0-9]+)(?:\.[0-9]*)?|\.[0-9]+"
+_GROUPING = "[,_ ]"
 _EXPONENT = r"[eE]([+-]?[0-9]+)"
 _POWER = r"\s*(?:\^|\*\*)\s*([+-]?[0-9]+)"
 _OPERATOR = r"\*|/(?=\s*\.?[0-9])|(?<![A-Za-z])[xX](?=\s*\.?[0-9])"
-_LABEL = r"[A-Za-z][A-Za-z-]*"
+_DECIMAL_AGAIN, _GROUP_AFTER = r"\.[0-9]", r"[,_][0-9]"
+_SIGNED, _DIGIT = r"[+-]\s*\.?[0-9]", "[0-9]"
+_LABEL = "[A-Za-z][A-Za-z-]*"
 _LIMIT = Fraction(10**300)
+_TINY, _LIMIT_2, _TINY_2 = 1 / _LIMIT, _LIMIT**2, 1 / _LIMIT**2
+_pattern = functools.cache(re.compile)  # each pattern is compiled on first use: keeps the import cheap
+_POWER_BITS, _VALUE_BITS = 2048, 4096  # the bits of a power's (checked first) or the product's parts
 
 
 def _unit(token: str, expected: str) -> Entry | None:
     """The unit ``token`` names when the answer is in ``expected``, or None if it is not a unit here."""
+    _charge(4 * len(token) + 4)  # the fold, two full matches and the look-ups
     if token in ("B", "b"):  # bytes/bits beside sizes; a billion beside counts and elsewhere ("7B")
-        if expected in _BYTE_LIKE or (token == "b" and expected == "bits/param"):
-            return _tables()[0][token]
-        return None if token == "B" or expected in _COUNT_LIKE else _tables()[0]["b"]
-    if expected == "GPU-hours" and _fold(token) in ("h", "hr", "hrs", "hour", "hours"):
+        if expected in BYTE_LIKE or (token == "b" and expected == "bits/param"):
+            return tables()[0][token]
+        return None if token == "B" or expected in COUNT_LIKE else tables()[0]["b"]
+    if expected == "GPU-hours" and fold(token) in ("h", "hr", "hrs", "hour", "hours"):
         return ("GPU-hours", Fraction(1), f"{token!r} read as GPU-hours")
-    if match := re.fullmatch(_FLOP, token):
+    if match := _pattern(FLOP).fullmatch(token):
         prefix, stem, per_s = match.groups()
-        factor = Fraction(10 ** _SI[prefix.upper()] if prefix else 1)
+        factor = Fraction(10 ** SI[prefix.upper()] if prefix else 1)
         if expected == "FLOP/s":
             rate = True
         elif expected in ("FLOPs", "MACs"):
@@ -196,19 +143,19 @@ def _unit(token: str, expected: str) -> Entry | None:
         else:
             rate = bool(per_s) or stem == "FLOPS"
         return ("FLOP/s" if rate else "FLOPs", factor, None)
-    if match := re.fullmatch(_MAC, token):
-        return ("MACs", Fraction(10 ** _SI[match[1].upper()] if match[1] else 1), None)
-    units, folded = _tables()
-    return units.get(token) or folded.get(_fold(token))
+    if match := _pattern(MAC).fullmatch(token):
+        return ("MACs", Fraction(10 ** SI[match[1].upper()] if match[1] else 1), None)
+    units, folded = tables()
+    return units.get(token) or folded.get(fold(token))
 
 
 def _scale(token: str, expected: str, before_unit: bool = False) -> int | None:
     """The power of ten a scale word or letter stands for, or None ("B" before a unit is a billion)."""
-    if token in _SI or (token == "B" and (before_unit or expected not in _BYTE_LIKE)):
-        return 9 if token == "B" else _SI[token]
-    if expected in _COUNT_LIKE and token in ("m", "b", "t"):
+    if token in SI or (token == "B" and (before_unit or expected not in BYTE_LIKE)):
+        return 9 if token == "B" else SI[token]
+    if expected in COUNT_LIKE and token in ("m", "b", "t"):
         return {"m": 6, "b": 9, "t": 12}[token]
-    return _WORD_SCALES.get(token.lower())
+    return WORD_SCALES.get(token.lower())
 
 
 def _read_tail(tail: str, expected: str, text: str) -> tuple[int, Entry | None, str | None]:
@@ -219,52 +166,65 @@ def _read_tail(tail: str, expected: str, text: str) -> tuple[int, Entry | None, 
         return 0, entry, tail
     if (power := _scale(tail, expected)) is not None:
         return power, None, None
-    for name in _SCALE_NAMES:
-        head, rest = tail[: len(name)], tail[len(name) :].strip()
-        if rest and (head == name or (len(name) > 1 and head.lower() == name)):
-            power = _scale(head, expected, before_unit=True)
+    _charge((len(SCALE_NAMES) + 2) * (len(tail) + 12))  # a slice per name, the rest if it matches; a label
+    for name in SCALE_NAMES:  # a scale, then a unit: "16.4M params", "2 GFLOPs"
+        head = tail[: len(name)]
+        if head == name or (len(name) > 1 and head.lower() == name):
+            rest = tail[len(name) :].strip()
+            power = _scale(head, expected, before_unit=True) if rest else None
             if power is not None and (entry := _unit(rest, expected)):
                 return power, entry, rest
     if expected == "count":  # a plain count may name what it counts: "8 GPUs", "2k steps"
         head, _, rest = tail.partition(" ")
         power = _scale(head, expected) if rest else None
         label = rest if power is not None else tail
-        if re.fullmatch(_LABEL, label):
+        if _pattern(_LABEL).fullmatch(label):
             return power or 0, ("count", Fraction(1), None), label
     if tail == "m" and expected == "s":
         raise ParseError(f"'m' is ambiguous in {text!r}: write min (minutes) or ms (milliseconds)")
-    what, example = _ANSWER_IS[expected]
+    what, example = ANSWER_IS[expected]
     raise ParseError(f"could not read the unit {tail!r} in {text!r}; this answer is {what} (e.g. {example})")
 
 
 def _number(match: re.Match[str], text: str) -> Fraction:
-    digits = re.sub(r"[,_ ]", "", match.group())
+    digits = _pattern(_GROUPING).sub("", match.group())
+    _charge(2 * len(match.group()))
     whole, _, decimals = digits.partition(".")
     if len(digits) > 100:
         raise ParseError(f"the number in {text!r} is too long", match.start())
     return Fraction(int(whole or "0") * 10 ** len(decimals) + int(decimals or "0"), 10 ** len(decimals))
 
 
+def _words(value: Fraction) -> Fraction:
+    """``value``, charged with the 64-bit words of its numerator and denominator."""
+    _charge((value.numerator.bit_length() + value.denominator.bit_length()) // 64 + 1)
+    return value
+
+
 def _power_of(base: Fraction, exponent_text: str, text: str, position: int) -> Fraction:
+    """``base`` to the power typed, refused before it is computed when it would be too large to hold."""
     if len(exponent_text.lstrip("+-")) > 3:
         raise ParseError(f"the exponent in {text!r} is out of range", position)
     exponent = int(exponent_text)
     if base == 0 and exponent < 0:
         raise ParseError(f"0 to a negative power in {text!r}", position)
-    return base**exponent
+    if abs(exponent) * max(base.numerator.bit_length(), base.denominator.bit_length()) > _POWER_BITS:
+        raise ParseError(f"a number in {text!r} is out of range: too large to compute exactly", position)
+    return _words(base**exponent)
 
 
 def _lex(text: str, expected: str) -> tuple[Fraction, list[tuple[Entry, str]], bool, bool]:
     """Read ``text`` as numbers joined by * and /: (product, units typed, any scale typed, any operator)."""
     value, units, scaled, operator, pos = Fraction(1), [], False, "", 0
-    while True:
-        while pos < len(text) and text[pos] == " ":
-            pos += 1
+    while True:  # one pass: each term is read from where the last one ended (spaces are single here)
+        start = pos = pos + text.startswith(" ", pos)
         if text.startswith("$", pos):
-            units.append((_tables()[0]["$"], "$"))
-            pos = len(text) - len(text[pos + 1 :].lstrip())
-        match = re.compile(_NUMBER).match(text, pos)
+            units.append((tables()[0]["$"], "$"))
+            pos += 1 + text.startswith(" ", pos + 1)
+        match = _pattern(_NUMBER).match(text, pos)
         if match is None:
+            if not operator and text.startswith("-", pos):
+                raise ParseError(f"a negative answer is not read: {text!r} (answers here are positive)", pos)
             if pos < len(text) and text[pos] in "+-":
                 raise ParseError(f"only *, × and / may join numbers, not {text[pos]!r}: {text!r}", pos)
             if operator and pos >= len(text):
@@ -274,29 +234,30 @@ def _lex(text: str, expected: str) -> tuple[Fraction, list[tuple[Entry, str]], b
             raise ParseError(f"could not read {text!r} as a number", pos)
         term = _number(match, text)
         pos = match.end()
-        if exponent := re.compile(_EXPONENT).match(text, pos):
-            term *= _power_of(Fraction(10), exponent[1], text, pos)
+        if exponent := _pattern(_EXPONENT).match(text, pos):
+            term = _words(term * _power_of(Fraction(10), exponent[1], text, pos))
             pos = exponent.end()
-        if power := re.compile(_POWER).match(text, pos):
+        if power := _pattern(_POWER).match(text, pos):
             term = _power_of(term, power[1], text, pos)
             pos = power.end()
-        following = re.compile(_OPERATOR).search(text, pos)
+        following = _pattern(_OPERATOR).search(text, pos)
         end = following.start() if following else len(text)
         tail = text[pos:end].strip()
-        if re.match(r"\.[0-9]", tail):
+        _charge(10 * (end - start + 2))  # ten scans of this term at most: number ... search, slice, 4 checks
+        if _pattern(_DECIMAL_AGAIN).match(tail):
             raise ParseError(f"two decimal points in {text!r}", pos)
-        if re.match(r"[,_][0-9]", tail):
+        if _pattern(_GROUP_AFTER).match(tail):
             raise ParseError(f"digits after {tail[0]!r} must come in groups of three: {text!r}", pos)
-        if re.search(r"[+-]\s*\.?[0-9]", tail):
+        if _pattern(_SIGNED).search(tail):
             raise ParseError(f"only *, × and / may join numbers, not + or -: {text!r}", pos)
-        if re.search(r"[0-9]", tail):
+        if _pattern(_DIGIT).search(tail):
             raise ParseError(f"two numbers without an operator: {text!r}", pos)
         ten, entry, token = _read_tail(tail, expected, text)
         scaled = scaled or bool(ten)
-        term *= Fraction(10) ** ten
+        term *= 10**ten
         if entry and token:
             units.append((entry, token))
-        if abs(term) > _LIMIT or 0 < abs(term) < 1 / _LIMIT:
+        if abs(term) > _LIMIT or 0 < abs(term) < _TINY:
             raise ParseError(f"a number in {text!r} is out of range", match.start())
         if operator == "/":
             if term == 0:
@@ -304,8 +265,10 @@ def _lex(text: str, expected: str) -> tuple[Fraction, list[tuple[Entry, str]], b
             value /= term
         else:
             value *= term
-        if value and not 1 / _LIMIT**2 < abs(value) < _LIMIT**2:
+        if value and not _TINY_2 < abs(value) < _LIMIT_2:
             raise ParseError(f"{text!r} is out of range", match.start())
+        if max(_words(value).numerator.bit_length(), value.denominator.bit_length()) > _VALUE_BITS:
+            raise ParseError(f"{text!r} has too many digits to compute exactly", match.start())
         if following is None:
             return value, units, scaled, bool(operator)
         operator = "/" if following.group() == "/" else "*"
@@ -313,15 +276,21 @@ def _lex(text: str, expected: str) -> tuple[Fraction, list[tuple[Entry, str]], b
 
 
 def _clean(text: str) -> tuple[str, bool]:
-    """Normalise spaces and signs; strip approximate marks (returned as a flag)."""
-    text = re.sub(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+", lambda m: "^" + m.group().translate(_SUPERSCRIPTS), text)
+    """Normalise spaces, signs and Unicode forms (NFKC); strip approximate marks (returned as a flag)."""
+    import unicodedata  # here, not at the top: a parse needs it, not every verb's start
+
+    _charge(len(text))
+    text = _pattern(_SUPERSCRIPT_RUN).sub(lambda m: "^" + m[0].translate(_SUPERSCRIPTS), text)
+    text = unicodedata.normalize("NFKC", text)  # after that: "10⁷" -> "107"; "１６", "\u212aB" -> "16", "KB"
+    if len(text) > 2 * MAX_ANSWER_LENGTH:  # at most 18 times longer (U+FDFA): bound it again
+        raise ParseError(f"the answer is {len(text)} characters long once normalised (NFKC), too long")
+    _charge(6 * len(text))  # the passes below
     text = text.replace("×", " x ").replace("−", "-")
-    text = re.sub(r"[·⋅∙✕]", "*", text).replace("÷", "/")
-    text = re.sub(r"\s+", " ", text).strip()
-    approximate = False
-    while match := re.match(_APPROX, text):
-        approximate, text = True, text[match.end() :]
-    return text, approximate
+    text = _pattern(_TIMES).sub("*", text).replace("÷", "/")
+    text = _pattern(_SPACES).sub(" ", text).strip()
+    marks = _pattern(_APPROX).match(text)
+    _charge(marks.end())
+    return text[marks.end() :], marks.end() > 0
 
 
 def _convert(entry: Entry, expected: str, text: str) -> tuple[Fraction, list[str]]:
@@ -329,11 +298,11 @@ def _convert(entry: Entry, expected: str, text: str) -> tuple[Fraction, list[str
     kind, factor, note = entry
     if kind == expected:
         ratio, how = Fraction(1), None
-    elif (kind, expected) in _CONVERT:
-        ratio, how = _CONVERT[(kind, expected)]
+    elif (kind, expected) in CONVERT:
+        ratio, how = CONVERT[(kind, expected)]
     else:
-        as_what = _READ_AS.get(kind, kind)
-        what, example = _ANSWER_IS[expected]
+        as_what = READ_AS.get(kind, kind)
+        what, example = ANSWER_IS[expected]
         raise ParseError(f"read {text!r} as {as_what}, but this answer is {what} (e.g. {example})")
     return factor * ratio, [n for n in (note, how) if n]
 
@@ -354,7 +323,8 @@ def parse_answer(text: str, unit: str, default_unit: str | None = None) -> Parse
         The ``Parsed`` answer.
 
     Raises:
-        ParseError: the text cannot be read, or names a unit of another dimension.
+        ParseError: the text cannot be read, names a unit of another dimension, or is longer than
+            ``MAX_ANSWER_LENGTH`` (checked before anything else is done).
 
     >>> parse_answer("16.384 million", "params").value
     16384000
@@ -367,6 +337,12 @@ def parse_answer(text: str, unit: str, default_unit: str | None = None) -> Parse
     ...
     quizzer.grading.parse.ParseError: read '16 GB' as bytes, but this answer is a number of parameters (e.g. 7B or 6.7e9 params)
     """  # noqa: E501
+    global _work
+    _work = 0
+    if len(text) > MAX_ANSWER_LENGTH:
+        raise ParseError(
+            f"the answer is {len(text)} characters long; at most {MAX_ANSWER_LENGTH} are read", 0
+        )
     try:
         expected = Unit(unit).value
     except ValueError:
@@ -375,7 +351,7 @@ def parse_answer(text: str, unit: str, default_unit: str | None = None) -> Parse
     cleaned, approximate = _clean(text)
     if not cleaned:
         raise ParseError("empty answer: type a number such as 16.4M, 1.6e7 or 16 GiB", 0)
-    if re.search(r"[()\[\]{}]", cleaned):
+    if _pattern(_BRACKETS).search(cleaned):
         raise ParseError(f"parentheses are not accepted: {cleaned!r} (write a plain product like 32000*512)")
     value, units, scaled, operator = _lex(cleaned, expected)
     shown, typed, entry = cleaned, None, (expected, Fraction(1), None)

@@ -96,15 +96,17 @@ class DrillSession:
             return None
 
     def _draw(self) -> Instance:
-        from quizzer.bank.render import generate
-
         while self._candidates:
             template_id = self._rng.choice(self._candidates)
-            template = self._template(template_id)
-            if template is None:
+            if self._template(template_id) is None:
                 self._candidates.remove(template_id)
                 continue
-            return generate(template, self._rng.randrange(1_000_000))
+            try:
+                return self._bank.generate(template_id, self._rng.randrange(1_000_000))
+            except TemplateError:  # no instance can be made of it; the bank keeps the problem
+                if len(self._candidates) == 1:
+                    raise
+                self._candidates.remove(template_id)
         raise ValueError("no template matches these filters")
 
     @property

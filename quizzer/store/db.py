@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 
@@ -46,6 +47,11 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 _CORRUPT_CODES = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
 _SQLITE_BUSY = 5
+_MAGIC = b"SQLite format 3\x00"
+_URI_ESCAPES = {"%": "%25", "?": "%3F", "#": "%23", " ": "%20"}
+_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+#: Table -> columns that a quizzer database of each schema version has (filled on first use).
+_SCHEMAS: dict[int, dict[str, set[str]]] = {}
 
 
 class NewerSchemaError(Exception):
@@ -54,6 +60,10 @@ class NewerSchemaError(Exception):
 
 class CorruptDatabaseError(sqlite3.DatabaseError):
     """The file is not a database, or PRAGMA quick_check found damage."""
+
+
+class ForeignDatabaseError(Exception):
+    """The file is a sound SQLite database of another program: it has tables, but not quizzer's."""
 
 
 def is_corrupt(exc: BaseException) -> bool:
@@ -67,10 +77,13 @@ def is_corrupt(exc: BaseException) -> bool:
 def connect(path: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
     """Open (creating if need be), check and migrate the database at ``path``, in autocommit mode.
 
-    Raises NewerSchemaError before anything is written to a newer database, CorruptDatabaseError for a
-    damaged one, and sqlite3.OperationalError when the file cannot be opened, written or locked.
+    Raises NewerSchemaError before anything is written to a newer database, ForeignDatabaseError before
+    anything is written to another program's, CorruptDatabaseError for a damaged one, PermissionError for a
+    file that cannot be opened for writing (an immutable one, even for root), and sqlite3.OperationalError
+    when the file cannot be opened, written or locked.
     """
     _check_version(_header_version(path))  # before SQLite opens it: opening a WAL file can write beside it
+    _check_writable(path)
     conn = sqlite3.connect(
         path, timeout=busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False
     )
@@ -80,6 +93,7 @@ def connect(path: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Con
         problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
             raise CorruptDatabaseError("; ".join(problems[:3]))
+        _check_ours(conn)  # before WAL: switching the journal mode writes to the file
         if path != ":memory:":
             _use_wal(conn, time.monotonic() + busy_timeout_ms / 1000)
             conn.execute("PRAGMA synchronous = NORMAL")
@@ -153,9 +167,118 @@ def _header_version(path: str) -> int | None:
         return None  # no file yet, or one SQLite will fail to open and say why
     if not header:
         return None
-    if len(header) < 100 or not header.startswith(b"SQLite format 3\x00"):
+    if len(header) < 100 or not header.startswith(_MAGIC) or not _plausible_header(header):
         raise CorruptDatabaseError("file is not a database")
-    return int.from_bytes(header[60:64], "big", signed=True)
+    version = int.from_bytes(header[60:64], "big", signed=True)
+    if not 0 <= version <= SCHEMA_VERSION:
+        _check_whole(path)  # only a sound database is "newer": garbage behind the magic is damage
+    return version
+
+
+def file_uri(path: str, query: str) -> str:
+    """An SQLite URI for the file at ``path`` with ``query`` (``%``, ``?`` and ``#`` in the path escaped).
+
+    Built by hand: pathlib's as_uri() would cost the verbs 4 ms of imports (pathlib, urllib, ipaddress).
+
+    >>> file_uri("/data/my #1?%.db", "mode=ro")
+    'file:///data/my%20%231%3F%25.db?mode=ro'
+    """
+    absolute = os.path.abspath(path).replace(os.sep, "/")
+    escaped = "".join(_URI_ESCAPES.get(c, c) for c in absolute)
+    return f"file://{'' if escaped.startswith('/') else '/'}{escaped}?{query}"
+
+
+def _plausible_header(header: bytes) -> bool:
+    """Whether the header fields SQLite insists on hold what SQLite writes (else it answers SQLITE_NOTADB).
+
+    A power-of-two page size from 512 to 65536 (1 means 65536), file format versions 1 or 2, and the payload
+    fractions 64, 32, 32: https://www.sqlite.org/fileformat.html#the_database_header
+    """
+    page = int.from_bytes(header[16:18], "big")
+    page_bytes = 65536 if page == 1 else page
+    return (
+        512 <= page_bytes <= 65536
+        and page_bytes & (page_bytes - 1) == 0
+        and header[18] in (1, 2)
+        and header[19] in (1, 2)
+        and header[21:24] == b"\x40\x20\x20"
+    )
+
+
+def _check_whole(path: str) -> None:
+    """CorruptDatabaseError unless PRAGMA quick_check passes on ``path``, opened read-only and immutable.
+
+    Immutable, so that nothing is written beside a database we must leave alone (a -wal is not read: the main
+    file alone is a sound older state of a WAL database).
+    """
+    try:
+        conn = sqlite3.connect(file_uri(path, "mode=ro&immutable=1"), uri=True, timeout=0)
+        try:
+            problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        if is_corrupt(exc):
+            raise CorruptDatabaseError(str(exc)) from None
+        raise
+    if problems != ["ok"]:
+        raise CorruptDatabaseError("; ".join(problems[:3]))
+
+
+def _check_writable(path: str) -> None:
+    """PermissionError if the file at ``path`` exists but cannot be opened for writing.
+
+    SQLite opens such a file read-only without a word, and in WAL mode even its first writes may succeed (into
+    the -wal), so the fault would show only later; an immutable file refuses root too.
+    """
+    if path == ":memory:":
+        return
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return
+    os.close(fd)
+
+
+def _check_ours(conn: sqlite3.Connection) -> None:
+    """ForeignDatabaseError unless the database is new (version 0, no tables) or has quizzer's tables.
+
+    Read in one transaction: another quizzer may be migrating the same new file at this moment.
+    """
+    conn.execute("BEGIN")
+    try:
+        version: int = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = [row[0] for row in conn.execute(_TABLES)]
+        expected = _schema(version) if 0 < version <= SCHEMA_VERSION else {}
+        missing = [
+            table
+            for table, columns in expected.items()
+            if not columns <= {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        ]
+    finally:
+        conn.execute("COMMIT")
+    if version == 0 and not tables:
+        return
+    if version == 0 or missing:
+        listed = ", ".join(tables[:4]) + (", ..." if len(tables) > 4 else "")
+        raise ForeignDatabaseError(f"an SQLite database of another program (tables: {listed or 'none'})")
+
+
+def _schema(version: int) -> dict[str, set[str]]:
+    """Table -> column names of a quizzer database at ``version`` (MIGRATIONS[:version] on an empty one)."""
+    if version not in _SCHEMAS:
+        conn = sqlite3.connect(":memory:")
+        try:
+            for script in MIGRATIONS[:version]:
+                for statement in _statements(script):
+                    conn.execute(statement)
+            names = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            _SCHEMAS[version] = {
+                name: {row[1] for row in conn.execute(f"PRAGMA table_info({name})")} for name in names
+            }
+        finally:
+            conn.close()
+    return _SCHEMAS[version]
 
 
 def _check_version(version: int | None) -> None:

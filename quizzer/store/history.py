@@ -1,264 +1,413 @@
-"""HistoryStore: attempts and study cards in SQLite, kept in memory when the file cannot be used."""
+"""HistoryStore: attempts and study cards in SQLite; what the file cannot take is held, announced, saved."""
 
 from __future__ import annotations
 
-import json
+import _thread
 import os
 import sqlite3
+import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from quizzer.session.records import Attempt, CardState
-from quizzer.store import db
+from quizzer.store import db, faults, sql
 
-#: The attempts columns in Attempt's field order: a row builds an Attempt positionally (Record's fast path).
-_FIELDS = (
-    "template_id, seed, variables, answer, value, expected, unit, verdict, rel_error, mistake, seconds,"
-    " hints, mode, at, session, topic, minutes"
-)
-_INSERT_ATTEMPT = f"INSERT INTO attempts ({_FIELDS}) VALUES ({', '.join('?' * 17)})"
-_SELECT_ATTEMPTS = f"SELECT {_FIELDS} FROM attempts"
-_CARD_FIELDS = "template_id, card_json, introduced, due"
-_UPSERT_CARD = (
-    f"INSERT INTO cards ({_CARD_FIELDS}) VALUES (?, ?, ?, ?) ON CONFLICT (template_id) DO UPDATE SET"
-    " card_json = excluded.card_json, introduced = excluded.introduced, due = excluded.due"
-)
-_MEMORY = "history is kept in memory for this session: "
-_BUSY_CODES = frozenset({5, 6})  # SQLITE_BUSY, SQLITE_LOCKED
+#: Called as ``on_notice(severity, message)``; severity is "information", "warning" or "error" (Textual's).
+Notice = Callable[[str, str], None]
+#: While the file fails, each new attempt or card tries it again, waiting at most this long for a lock.
+RETRY_BUSY_TIMEOUT_MS = 100
+
+_MEMORY = "history is kept in memory: "
+_LATER = "what this session records is saved beside it at exit"
+_RETRIED = "it is tried again at each new attempt, and what it never gets is saved beside it at exit"
+_T = TypeVar("_T")
 
 
 class HistoryStore:
-    """Attempts and study cards, saved to a database file as they happen (or kept in memory)."""
+    """Attempts and study cards, committed to a database file as they happen.
 
-    def __init__(self, conn: sqlite3.Connection, path: str | None, warning: str | None = None) -> None:
-        self._conn = conn
-        self.path = path
-        """The database file; None when history is kept in memory only."""
-        self.warning = warning
-        """One line for the user when history is not saved to the file or a broken file was moved."""
+    When the file fails, changes are held in memory (reads include them) and announced; each later change
+    tries the file again and, once it works, writes everything held. close() saves what never got there to a
+    side file beside the database (``<db>.unsaved-<time>.jsonl``), which the next open adds back.
+    Thread-safe; notices go to ``on_notice`` on the thread that called the store, after its lock is released.
+    """
+
+    def __init__(
+        self,
+        file_path: str | None,
+        *,
+        on_notice: Notice | None = None,
+        busy_timeout_ms: int = db.BUSY_TIMEOUT_MS,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        self.file_path = file_path
+        """The database file this store saves to; None for a store asked to keep history in memory."""
+        self.on_notice = on_notice
+        """Called as on_notice(severity, message) for each notice; set it to receive the later ones."""
+        self.notices: list[tuple[str, str]] = []
+        """Every notice so far as (severity, message), oldest first (those before on_notice was set too)."""
+        self.warning: str | None = None
+        """The last warning or error notice while it still holds (a recovered fault clears it); else None."""
+        self.saved_to: str | None = None
+        """The side file close() saved the changes the database never got to, if it had to."""
+        self._busy_timeout_ms = busy_timeout_ms
+        self._wall = wall
+        self._file: sqlite3.Connection | None = None  # the database, when it is open
+        self._memory: sqlite3.Connection | None = None  # what reads use while the file is not used
+        self._held: list[Attempt | CardState] = []  # changes the file has not got, in order
+        self._adopted: list[str] = []  # side files whose items are held: removed once those are safe
+        self._retry = False  # whether a change may try to open the file again
+        self._problem = ""  # why the file is not used, in words
+        self._warning_before: str | None = None  # the warning to restore when the file works again
+        self._read_failed = False
+        self._outbox: list[tuple[str, str]] = []
+        self._lock = _thread.RLock()  # threading's RLock, without importing threading
 
     @classmethod
     def open(
         cls,
         path: str | os.PathLike[str],
         *,
+        on_notice: Notice | None = None,
         busy_timeout_ms: int | None = None,
         wall: Callable[[], float] = time.time,
     ) -> HistoryStore:
         """The store at ``path``; a broken file is moved aside, one it must not or cannot write means memory.
 
-        Never raises for a bad file: ``warning`` says what happened instead. ``busy_timeout_ms`` defaults to
-        db.BUSY_TIMEOUT_MS; ``wall`` (epoch seconds) dates the name a broken file is moved to.
+        Never raises for a bad file: a notice says what happened instead (to ``on_notice``, in ``notices`` and
+        in ``warning``). Side files left beside the database by earlier sessions are added to it.
+        ``busy_timeout_ms`` defaults to db.BUSY_TIMEOUT_MS; ``wall`` (epoch seconds) dates the names of files
+        set aside or saved beside the database.
         """
         path = os.fspath(path)
         timeout_ms = db.BUSY_TIMEOUT_MS if busy_timeout_ms is None else busy_timeout_ms
-        try:
-            return cls(db.connect(path, busy_timeout_ms=timeout_ms), path)
-        except db.NewerSchemaError:
-            return cls._in_memory(path, f"{path} was made by a newer quizzer; left untouched", copy=False)
-        except (sqlite3.Error, OSError, ValueError) as exc:  # ValueError: a path with a NUL in it
-            if db.is_corrupt(exc):
-                return cls._set_aside(path, timeout_ms, wall)
-            return cls._in_memory(path, _reason(path, exc))
+        store = cls(path, on_notice=on_notice, busy_timeout_ms=timeout_ms, wall=wall)
+        with store._lock:
+            store._open_file()
+        store._deliver()
+        return store
 
     @classmethod
     def memory(cls) -> HistoryStore:
-        """A store that keeps history in memory only (no warning: this was asked for)."""
-        return cls(db.connect_memory(), None)
+        """A store that keeps history in memory only (no notices: this was asked for)."""
+        store = cls(None)
+        store._memory = db.connect_memory()
+        return store
 
-    @classmethod
-    def _in_memory(cls, path: str, reason: str, *, copy: bool = True) -> HistoryStore:
-        """An in-memory store holding a read-only copy of ``path`` when one can be read at once."""
-        conn = (_copy_read_only(path) if copy else None) or db.connect_memory()
-        return cls(conn, None, _MEMORY + reason)
+    @property
+    def saved_to_file(self) -> bool:
+        """Whether every change so far is in the database file (False while any is held in memory)."""
+        return self._file is not None and self._memory is None
 
-    @classmethod
-    def _set_aside(cls, path: str, timeout_ms: int, wall: Callable[[], float]) -> HistoryStore:
-        """Rename a damaged database (and its -wal/-shm) aside, then start a fresh one at ``path``."""
-        aside = _aside_name(path, wall())
+    @property
+    def path(self) -> str | None:
+        """The database file while everything is saved to it; None while history is kept in memory."""
+        return self.file_path if self.saved_to_file else None
+
+    @property
+    def pending_count(self) -> int:
+        """How many attempts are held in memory, not yet in the database file."""
+        return sum(isinstance(item, Attempt) for item in self._held)
+
+    def record(self, attempt: Attempt) -> None:
+        """Commit ``attempt`` to the file, or hold it in memory and say so if the file fails; never raises."""
+        self._change(attempt)
+
+    def put_card(self, state: CardState) -> None:
+        """Insert or replace the card of ``state.template_id``, as record() does; never raises."""
+        self._change(state)
+
+    def attempts(self, *, since: float | None = None, mode: str | None = None) -> list[Attempt]:
+        """Attempts in the order they were recorded; ``since`` keeps those with ``at >= since``."""
+        return self._read(lambda conn: sql.attempts(conn, since=since, mode=mode), [])
+
+    def count(self) -> int:
+        """How many attempts there are."""
+        return self._read(lambda conn: int(conn.execute("SELECT count(*) FROM attempts").fetchone()[0]), 0)
+
+    def card(self, template_id: str) -> CardState | None:
+        """The card of ``template_id``, or None if it was never studied."""
+        return self._read(lambda conn: sql.card(conn, template_id), None)
+
+    def cards(self) -> list[CardState]:
+        """Every card, by template id."""
+        return self._read(sql.cards, [])
+
+    def close(self) -> None:
+        """Write what is held (a last try), else save it to a side file and say where; close the database."""
+        with self._lock:
+            if self._held and self.file_path is not None:
+                self._write_held(self._busy_timeout_ms)
+            if self._held and self.file_path is not None:
+                self._save_aside()
+            faults.close_quietly(self._file)
+            faults.close_quietly(self._memory)
+            self._file = self._memory = None
+        self._deliver()
+
+    # --- opening ------------------------------------------------------------------------------------------
+
+    def _open_file(self) -> None:
+        """Connect to the file, or set aside a damaged one, or fall back to memory; announce what happened."""
+        path = self.file_path
+        assert path is not None
+        try:
+            self._file = db.connect(path, busy_timeout_ms=self._busy_timeout_ms)
+        except db.NewerSchemaError:
+            self._hold_from_open(f"{path} was made by a newer quizzer", f"it is left untouched; {_LATER}")
+        except db.ForeignDatabaseError as exc:
+            self._hold_from_open(f"{path} is not a quizzer history: {exc}", f"it is left untouched; {_LATER}")
+        except (sqlite3.Error, OSError, ValueError) as exc:  # ValueError: a path with a NUL in it
+            if db.is_corrupt(exc):
+                self._set_aside()
+            else:
+                self._hold_from_open(faults.reason(path, exc), _RETRIED, retry=True)
+        if self._file is not None:
+            self._add_side_files()
+
+    def _hold_from_open(self, problem: str, then: str, *, retry: bool = False) -> None:
+        """Keep history in memory from the start; ``retry``: from a read-only copy, trying the file again."""
+        assert self.file_path is not None
+        self._problem, self._retry = problem, retry
+        self._memory = (faults.copy_read_only(self.file_path) if retry else None) or db.connect_memory()
+        for side, items in self._side_files():  # older than anything this session does: held first
+            self._adopted.append(side)
+            try:
+                self._held += sql.add_new(self._memory, items)  # those the file has are not held again
+            except sqlite3.Error:
+                self._held += items
+        earlier = f" ({_count(self._held)} saved beside it earlier are held too)" if self._held else ""
+        self._announce("warning", f"{_MEMORY}{problem}; {then}{earlier}")
+
+    def _set_aside(self) -> None:
+        """Rename a damaged database (and its -wal/-shm) aside, then start a fresh one at the same path."""
+        path = self.file_path
+        assert path is not None
+        aside = faults.aside_name(path, self._wall())
         try:
             os.rename(path, aside)
             for suffix in ("-wal", "-shm"):
                 if os.path.exists(path + suffix):
                     os.rename(path + suffix, aside + suffix)
         except OSError as exc:
-            return cls._in_memory(path, f"{path} is damaged and could not be moved aside ({exc})", copy=False)
+            self._hold_from_open(f"{path} is damaged and could not be moved aside ({exc})", _LATER)
+            return
         moved = f"{path} was damaged; it was moved to {aside}"
         try:
-            store = cls(db.connect(path, busy_timeout_ms=timeout_ms), path)
-        except (sqlite3.Error, db.NewerSchemaError) as exc:
-            return cls._in_memory(path, f"{moved} and a new one could not be made ({exc})", copy=False)
-        store.warning = f"{moved} and a new history was started"
-        return store
-
-    def record(self, attempt: Attempt) -> None:
-        """Save ``attempt`` and commit. On a write error, switch to memory and keep it there; never raises."""
-        a = attempt
-        row = (
-            a.template_id,
-            a.seed,
-            json.dumps(a.variables, sort_keys=True),
-            a.answer,
-            None if a.value is None else json.dumps(a.value),
-            json.dumps(a.expected),
-            a.unit,
-            a.verdict,
-            a.rel_error,
-            a.mistake,
-            a.seconds,
-            a.hints,
-            a.mode,
-            a.at,
-            a.session,
-            a.topic,
-            a.minutes,
-        )
-        self._write(_INSERT_ATTEMPT, row)
-
-    def put_card(self, state: CardState) -> None:
-        """Insert or replace the card of ``state.template_id`` and commit; never raises an sqlite3 error."""
-        self._write(_UPSERT_CARD, (state.template_id, state.card_json, state.introduced, state.due))
-
-    def attempts(self, *, since: float | None = None, mode: str | None = None) -> list[Attempt]:
-        """Attempts in the order they were recorded; ``since`` keeps those with ``at >= since``."""
-        clauses, params = [], []
-        if since is not None:
-            clauses.append("at >= ?")
-            params.append(since)
-        if mode is not None:
-            clauses.append("mode = ?")
-            params.append(mode)
-        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-        rows = self._conn.execute(f"{_SELECT_ATTEMPTS}{where} ORDER BY id", params).fetchall()
-        # One json.loads per column for all rows, not three per row (3-4x faster for 10k attempts).
-        variables = json.loads(f"[{','.join([r[2] for r in rows])}]")
-        values = json.loads(f"[{','.join(['null' if r[4] is None else r[4] for r in rows])}]")
-        expected = json.loads(f"[{','.join([r[5] for r in rows])}]")
-        return list(map(_attempt, rows, variables, values, expected))
-
-    def count(self) -> int:
-        """How many attempts there are."""
-        return self._conn.execute("SELECT count(*) FROM attempts").fetchone()[0]
-
-    def card(self, template_id: str) -> CardState | None:
-        """The card of ``template_id``, or None if it was never studied."""
-        row = self._conn.execute(
-            f"SELECT {_CARD_FIELDS} FROM cards WHERE template_id = ?", (template_id,)
-        ).fetchone()
-        return None if row is None else CardState(*row)
-
-    def cards(self) -> list[CardState]:
-        """Every card, by template id."""
-        rows = self._conn.execute(f"SELECT {_CARD_FIELDS} FROM cards ORDER BY template_id").fetchall()
-        return [CardState(*row) for row in rows]
-
-    def close(self) -> None:
-        """Close the database (a WAL file is checkpointed and removed by SQLite)."""
-        self._conn.close()
-
-    def _write(self, sql: str, params: tuple[Any, ...]) -> None:
-        """Run one statement in autocommit mode (committed when it returns); on failure, go to memory."""
-        try:
-            self._conn.execute(sql, params)
+            self._file = db.connect(path, busy_timeout_ms=self._busy_timeout_ms)
+        except (sqlite3.Error, OSError, db.NewerSchemaError, db.ForeignDatabaseError) as exc:
+            problem = faults.reason(path, exc)
+            self._hold_from_open(problem, f"{moved} and a new one could not be made; {_RETRIED}", retry=True)
             return
-        except sqlite3.Error as exc:
-            if self.path is None:
-                self.warning = f"{_MEMORY}a change could not be kept ({exc})"
-                return
-            self._to_memory(_reason(self.path, exc))
-        try:
-            self._conn.execute(sql, params)
-        except sqlite3.Error as exc:
-            self.warning = f"{self.warning}; a change could not be kept ({exc})"
+        self._announce("warning", f"{moved} and a new history was started")
 
-    def _to_memory(self, reason: str) -> None:
-        """Carry on in memory from a copy of what the file holds (or from nothing if it cannot be copied)."""
-        old = self._conn
+    def _add_side_files(self) -> None:
+        """Add the side files beside the database to it (skipping attempts it has), then remove them."""
+        assert self._file is not None
+        assert self.file_path is not None
+        for side, items in self._side_files():
+            try:
+                added = sql.add_new(self._file, items)
+            except sqlite3.Error as exc:
+                problem = faults.reason(self.file_path, exc)
+                self._announce("warning", f"{side} could not be added to the history ({problem}); left as is")
+                continue
+            try:
+                os.remove(side)
+                gone = "and the file was removed"
+            except OSError as exc:
+                gone = f"but the file could not be removed ({exc.strerror}; adding it again adds nothing)"
+            already = f" ({len(items) - len(added)} already in it)" if len(added) < len(items) else ""
+            added_text = (
+                f"{_count(added)} saved in {side} {_were(added)} added to the history{already} {gone}"
+            )
+            self._announce("information", added_text)
+
+    def _side_files(self) -> list[tuple[str, list[Attempt | CardState]]]:
+        """The side files beside the database and their items, oldest first; one it cannot read is named."""
+        assert self.file_path is not None
+        sides = faults.side_files(self.file_path)
+        if not sides:
+            return []
+        from quizzer.store import sidefile  # only now: it loads the export row format and json lines
+
+        out: list[tuple[str, list[Attempt | CardState]]] = []
+        for side in sides:
+            try:
+                out.append((side, sidefile.read(side)))
+            except (OSError, ValueError) as exc:
+                self._announce("warning", f"{side} could not be read ({exc}); it was left as it is")
+        return out
+
+    # --- writing ------------------------------------------------------------------------------------------
+
+    def _change(self, item: Attempt | CardState) -> None:
+        """Write ``item`` to the file; or hold it, trying the file again with everything held."""
+        with self._lock:
+            if self._memory is None and self._file is None:
+                raise RuntimeError("the history store is closed")
+            if self._memory is None:
+                assert self._file is not None
+                try:
+                    sql.write(self._file, item)
+                except sqlite3.Error as exc:
+                    self._fall_back(exc)
+                    self._hold(item)
+                    self._announce(
+                        "warning",
+                        f"{_MEMORY}{self._problem}; {_count(self._held)} held, written to the file as soon as"
+                        " it works again (tried at each new attempt), else saved beside it at exit",
+                    )
+            elif self.file_path is None:  # memory was asked for: nothing is held for a file
+                sql.write(self._memory, item)
+            else:
+                self._hold(item)
+                self._write_held(RETRY_BUSY_TIMEOUT_MS)
+        self._deliver()
+
+    def _fall_back(self, exc: sqlite3.Error) -> None:
+        """Start holding changes: reads use an in-memory copy of the file, later changes retry it quickly."""
+        conn = self._file
+        assert conn is not None
+        assert self.file_path is not None
+        self._problem = faults.reason(self.file_path, exc)
+        self._warning_before = self.warning
+        self._retry = True
+        sql.rollback_quietly(conn)
+        self._memory = faults.copy(conn) or db.connect_memory()
         try:
-            if old.in_transaction:
-                old.execute("ROLLBACK")
-            conn = _copy(old)
-        except sqlite3.Error:
-            conn = None
-        self._conn = conn or db.connect_memory()
-        self.path = None
-        self.warning = _MEMORY + reason
-        try:
-            old.close()
+            conn.execute(f"PRAGMA busy_timeout = {RETRY_BUSY_TIMEOUT_MS}")
         except sqlite3.Error:
             pass
 
+    def _hold(self, item: Attempt | CardState) -> None:
+        """Keep ``item`` for the file, and in the in-memory copy that reads use."""
+        self._held.append(item)
+        assert self._memory is not None
+        try:
+            sql.write(self._memory, item)
+        except sqlite3.Error:
+            pass  # reads miss it, but it is held: the file or a side file still gets it
 
-def _attempt(row: tuple[Any, ...], v: dict[str, Any], x: int | float | None, e: int | float) -> Attempt:
-    """An Attempt from a row and its decoded JSON columns, all positional (Record's fast path)."""
-    t, seed, _, ans, _, _, unit, verdict, rel, mis, secs, hints, mode, at, ses, topic, mins = row
-    return Attempt(t, seed, v, ans, x, e, unit, verdict, rel, mis, secs, hints, mode, at, ses, topic, mins)
+    def _write_held(self, busy_timeout_ms: int) -> bool:
+        """Try the file with everything held, in one transaction; if it works, use the file again, say so."""
+        path = self.file_path
+        assert path is not None
+        conn = self._file
+        try:
+            if conn is None:
+                if not self._retry:
+                    return False
+                conn = self._file = db.connect(path, busy_timeout_ms=busy_timeout_ms)
+            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            written = sql.add_new(conn, self._held)  # one transaction; what the file has is not added again
+        except (sqlite3.Error, OSError, ValueError, db.NewerSchemaError, db.ForeignDatabaseError) as exc:
+            self._problem = faults.reason(path, exc)
+            return False
+        self._held = []
+        adopted = self._remove_adopted()
+        faults.close_quietly(self._memory)
+        self._memory = None
+        self._read_failed = False
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
+        except sqlite3.Error:
+            pass
+        held = f"{_count(written)} held {_were(written)} written{adopted}"
+        self._announce("information", f"history is saved to {path} again: the {held}")
+        self.warning = self._warning_before
+        return True
+
+    def _remove_adopted(self) -> str:
+        """Remove the side files whose items are now safe elsewhere; `` (with those of X, now removed)``."""
+        removed = []
+        for side in self._adopted:
+            try:
+                os.remove(side)
+                removed.append(side)
+            except OSError:
+                pass  # adding it again at the next open adds nothing: its attempts are there
+        self._adopted = []
+        return f" (with those of {', '.join(removed)}, now removed)" if removed else ""
+
+    def _save_aside(self) -> None:
+        """At close: the held changes to a side file, or, if none can be written, to stderr; say which."""
+        from quizzer.store import sidefile
+
+        path = self.file_path
+        assert path is not None
+        held, self._held = self._held, []
+        lost = f"{_count(held)} could not be written to {path} because {self._problem}"
+        saved, problems = sidefile.save(path, held, self._wall())
+        self.saved_to = saved
+        if saved is not None:
+            self._remove_adopted()  # their items are in the new side file
+        if saved is not None and not problems:
+            message = f"{lost}; they were saved to {saved} and are added to the history when it next opens"
+            self._announce("warning", message)
+        elif saved is not None:
+            message = (
+                f"{lost}, nor beside it ({problems[0]}); they were saved to {saved}: move that file next to"
+                f" {path} to have them added when it next opens"
+            )
+            self._announce("warning", message)
+        else:
+            for line in sidefile.lines(held):
+                print(line, file=sys.stderr)
+            sys.stderr.flush()
+            self._announce(
+                "error",
+                f"{lost}, nor to a side file ({'; '.join(problems)}); they were printed above on stderr,"
+                " one JSON object a line (the fields of `quizzer export --format json`)",
+            )
+
+    # --- reading and notices ------------------------------------------------------------------------------
+
+    def _read(self, read: Callable[[sqlite3.Connection], _T], default: _T) -> _T:
+        """``read`` on the memory copy or the file; on an error, ``default`` and (once) an error notice."""
+        with self._lock:
+            conn = self._memory or self._file
+            if conn is None:
+                raise RuntimeError("the history store is closed")
+            try:
+                result = read(conn)
+            except (sqlite3.Error, ValueError) as exc:  # ValueError: a row whose JSON was edited badly
+                result = default
+                if not self._read_failed:
+                    self._read_failed = True
+                    where = self.path or "memory"
+                    self._announce("error", f"the history in {where} could not be read ({exc}); none shown")
+        self._deliver()
+        return result
+
+    def _announce(self, severity: str, message: str) -> None:
+        """Record a notice; it goes to on_notice when the lock is released (_deliver)."""
+        self.notices.append((severity, message))
+        if severity != "information":
+            self.warning = message
+        self._outbox.append((severity, message))
+
+    def _deliver(self) -> None:
+        """Hand the queued notices to on_notice, outside the lock: the callback may call the store."""
+        with self._lock:
+            out, self._outbox = self._outbox, []
+        callback = self.on_notice
+        if callback is not None:
+            for severity, message in out:
+                callback(severity, message)
 
 
-def _reason(path: str, exc: BaseException) -> str:
-    """Why ``path`` cannot be used, in words, from an sqlite3 error."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    text = str(exc)
-    if (code is not None and code & 0xFF in _BUSY_CODES) or "locked" in text:
-        return f"{path} is locked by another program"
-    if (code is not None and code & 0xFF == 8) or "readonly" in text:  # SQLITE_READONLY
-        return f"{path} is read-only"
-    return f"cannot open {path} ({text})"
+def _were(items: list[Attempt | CardState]) -> str:
+    """``was`` for one item, else ``were``."""
+    return "was" if len(items) == 1 else "were"
 
 
-def _aside_name(path: str, now: float) -> str:
-    """``<path>.corrupt-<YYYYmmdd-HHMMSS>`` in local time, with ``.2``, ``.3``... if that is taken."""
-    base = f"{path}.corrupt-{time.strftime('%Y%m%d-%H%M%S', time.localtime(now))}"
-    name, n = base, 1
-    while any(os.path.lexists(name + suffix) for suffix in ("", "-wal", "-shm")):
-        n += 1
-        name = f"{base}.{n}"
-    return name
-
-
-def _give_up_when_busy(status: int, remaining: int, total: int) -> None:
-    """Connection.backup's progress hook: its loop retries a locked source forever, so stop it instead."""
-    if status & 0xFF in _BUSY_CODES:
-        raise sqlite3.OperationalError("database is locked")
-
-
-def _copy(source: sqlite3.Connection) -> sqlite3.Connection | None:
-    """An in-memory copy of ``source``, migrated to the current schema; None if it cannot be read now."""
-    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-    try:
-        source.backup(conn, progress=_give_up_when_busy)
-        db.migrate(conn)
-    except (sqlite3.Error, db.NewerSchemaError):
-        conn.close()
-        return None
-    return conn
-
-
-def _copy_read_only(path: str) -> sqlite3.Connection | None:
-    """An in-memory copy of the database at ``path``, opened read-only and without waiting for locks.
-
-    With no -wal or -journal file nobody is writing it, so it is opened immutable (a read-only reader of a WAL
-    database would leave empty -wal and -shm files beside it); the copy is checked, in case a writer came.
-    """
-    if not os.path.isfile(path):
-        return None
-    writing = any(os.path.exists(f"{path}{suffix}") for suffix in ("-wal", "-journal"))
-    flags = "mode=ro" if writing else "mode=ro&immutable=1"
-    try:
-        source = sqlite3.connect(f"{Path(path).absolute().as_uri()}?{flags}", uri=True, timeout=0)
-    except sqlite3.Error:
-        return None
-    try:
-        conn = _copy(source)
-    finally:
-        source.close()
-    try:
-        if conn is not None and conn.execute("PRAGMA quick_check").fetchall() == [("ok",)]:
-            return conn
-    except sqlite3.Error:
-        pass
-    if conn is not None:
-        conn.close()
-    return None
+def _count(items: list[Attempt | CardState]) -> str:
+    """``3 attempts``, ``1 attempt and 2 study cards``, ``no attempts``."""
+    n_attempts = sum(isinstance(item, Attempt) for item in items)
+    n_cards = len(items) - n_attempts
+    words = [f"{n_attempts} attempt{'' if n_attempts == 1 else 's'}"] if n_attempts or not n_cards else []
+    if n_cards:
+        words.append(f"{n_cards} study card{'' if n_cards == 1 else 's'}")
+    return " and ".join(words)

@@ -27,6 +27,10 @@ if TYPE_CHECKING:
 # loading their widgets (DataTable, Select, OptionList...), which is a good part of its start-up time.
 
 
+#: How long a history fault stays on screen: until it is dismissed (a click) or resolved, in practice.
+HISTORY_FAULT_SECONDS = 24 * 3600
+
+
 class DrillOptions:
     """What `quizzer drill` asks for: filters and a seed (None: a fresh random seed)."""
 
@@ -106,8 +110,9 @@ class QuizzerApp(App[None]):
         self._seed_source = seed_source or (lambda: int.from_bytes(__import__("os").urandom(3), "big"))
 
     async def on_mount(self) -> None:
-        if self.store.warning:
-            self.notify(self.store.warning, title="History", severity="warning", timeout=10)
+        for severity, message in self.store.notices:  # what opening the history found, before we listened
+            self.history_notice(severity, message)
+        self.store.on_notice = self.history_notice
         options, self.drill_options = self.drill_options, None
         start, self.start_options = self.start_options, None
         opened = None
@@ -131,9 +136,18 @@ class QuizzerApp(App[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="bank")
     def load_bank(self) -> None:
-        """Parse and validate every template off the UI thread (a bank of its own: Bank is not locked)."""
-        bank = load_bank(self.question_paths)
-        bank.templates()
+        """Parse and validate every template off the UI thread (a bank of its own: Bank is not locked).
+
+        A failure the loader did not turn into a named problem still ends the loading: Home shows it.
+        """
+        try:
+            bank = load_bank(self.question_paths)
+            bank.templates()
+        except Exception as exc:  # the last guard: Home must say what went wrong, never spin
+            bank = Bank()
+            bank.file_problems.append(
+                TemplateError(", ".join(self.question_paths), None, None, f"could not be loaded: {exc!r}")
+            )
         self.post_message(BankLoaded(bank))
 
     @on(BankLoaded)
@@ -141,6 +155,11 @@ class QuizzerApp(App[None]):
         self.bank = event.bank
         for screen in self.screen_stack:
             screen.post_message(BankLoaded(event.bank))
+
+    def history_notice(self, severity: str, message: str) -> None:
+        """Say at once what happened to the history; a fault stays on screen until dismissed (thread-safe)."""
+        timeout = 10 if severity == "information" else HISTORY_FAULT_SECONDS
+        self.notify(message, title="History", severity=severity, timeout=timeout, markup=False)  # type: ignore[arg-type]
 
     def new_seed(self) -> int:
         return self._seed_source()
@@ -195,10 +214,10 @@ class QuizzerApp(App[None]):
                 on_attempt=self.store.record,
             )
         except KeyError:
-            self.notify(f"No template has the id {template_id!r}.", severity="warning")
+            self.notify(f"No template has the id {template_id!r}.", severity="warning", markup=False)
             return None
         except TemplateError as exc:
-            self.notify(f"{exc}", title="This template is invalid", severity="error")
+            self.notify(f"{exc}", title="This template is invalid", severity="error", markup=False)
             return None
         except ValueError:
             self.notify("No template matches these filters.", severity="warning")

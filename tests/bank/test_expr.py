@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -9,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import quizzer.core as core
-from quizzer.bank.expr import Expr, ExprError, plain
+from quizzer.bank.expr import Budget, BudgetError, Expr, ExprError, plain
 from quizzer.core.trace import Result
 
 
@@ -130,3 +131,83 @@ def test_arbitrary_text_raises_only_expr_errors(source: str) -> None:
         expr.evaluate({}, {})
     except ExprError:
         pass
+
+
+@pytest.mark.parametrize(
+    ("source", "value", "reason"),
+    [
+        ("x * x", 2**6000, "more than 10,000 bits"),
+        ("x + x", 2**9999, "more than 10,000 bits"),
+        ("-x - x", 2**9999, "more than 10,000 bits"),
+        ("x / 3 * x", 2**6000, "more than 10,000 bits"),
+        ("embedding_params(x, x)", 2**6000, "embedding_params(): the result has more than 10,000 bits"),
+        ("round(x, -1000000000)", 1, "digits is beyond the limit of ±100"),
+        ("round(x, ndigits=101)", 1, "digits is beyond the limit of ±100"),
+        ("round(x, 2.5)", 1, "the digits must be a whole number"),
+        ("x * 10.0", 1e308, "not a finite number"),
+        ("x * 1.0", 2**6000, "too large"),
+        ("(x + 1) / 3", 2**9000, "too large to be a decimal number"),
+        ("log2(x / 3)", 2**9000, "too large"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_every_growing_operation_has_a_size_guard(source: str, value: object, reason: str) -> None:
+    with pytest.raises(ExprError, match=re.escape(reason)):
+        ev(source, x=value)
+
+
+def test_results_at_the_size_limit_are_exact() -> None:
+    assert ev("x * x", x=2**4999) == 2**9998
+    assert ev("round(x, -100)", x=10**150 + 7) == 10**150
+    assert ev("x + x", x=2**9998) == 2**9999
+
+
+@pytest.mark.parametrize(
+    ("source", "reason"),
+    [
+        ("1e999", "not a finite number"),
+        ("+".join(["a"] * 101), "nests deeper than 100 levels"),
+        ("-" * 101 + "a", "nests deeper than 100 levels"),
+        ("2 ** " * 101 + "2", "nests deeper than 100 levels"),
+        ("+".join(["1"] * 2000), "3,999 characters long; the limit is 2,000"),
+        ("1" * 2001, "2,001 characters long"),
+    ],
+)
+def test_expressions_beyond_the_parse_limits_are_rejected(source: str, reason: str) -> None:
+    with pytest.raises(ExprError, match=reason):
+        Expr(source)
+
+
+def test_expressions_at_the_parse_limits_parse() -> None:
+    assert ev("+".join(["a"] * 100), a=1) == 100
+    assert ev("(" * 150 + "a" + ")" * 150, a=2) == 2  # parentheses add no depth
+    assert Expr("max(" + ", ".join(["a"] * 664) + ")").size == 666
+
+
+def test_a_budget_counts_nodes_and_stops_the_evaluation_past_it() -> None:
+    expr = Expr("a + 1")
+    assert expr.size == 3
+    budget = Budget(7)
+    assert expr.evaluate({"a": 1}, {}, budget) == 2
+    assert expr.evaluate({"a": 1}, {}, budget) == 2
+    assert budget.left == 1
+    with pytest.raises(BudgetError, match="exceeds the evaluation budget of 7 steps"):
+        expr.evaluate({"a": 1}, {}, budget)
+
+
+@pytest.mark.parametrize(
+    ("source", "kinds"),
+    [
+        ("a * 2", {"number"}),
+        ("'x'", {"text"}),
+        ("a > 1", {"bool"}),
+        ("not a", {"bool"}),
+        ("a if a > 1 else s", {"number", "text"}),
+        ("a or s", {"number", "text"}),
+        ("max(a, s)", {"number", "text"}),
+        ("round(s)", {"number"}),  # refused when evaluated, never a text result
+        ("s * 2", {"number"}),
+    ],
+)
+def test_kinds_say_what_an_expression_can_give(source: str, kinds: set[str]) -> None:
+    assert Expr(source).kinds({"s": frozenset({"text"})}) == kinds

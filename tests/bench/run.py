@@ -304,7 +304,19 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         rows, history_over = history_rows(Path(tmp))
     print("\n".join(rows))
-    return 1 if over or tui_over or history_over else 0
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from pack_bench import pack_rows
+    from parse_bench import parse_rows
+
+    print("answer parser (maximum length)")
+    rows = parse_rows()
+    print("\n".join(rows))
+    parse_over = any(r.endswith("OVER") for r in rows)
+    print("question packs (size limit)")
+    rows = pack_rows()
+    print("\n".join(rows))
+    pack_over = any(r.endswith("OVER") for r in rows)
+    return 1 if over or tui_over or history_over or parse_over or pack_over else 0
 
 
 if __name__ == "__main__":

@@ -221,3 +221,21 @@ def test_pick_instances_repeats_templates_only_when_too_few() -> None:
     picked = pick_instances(bank(), count=3, seed=1)
     assert [i.template_id for i in picked] == ["mini-product"] * 3
     assert len({i.seed for i in picked}) == 3
+
+
+def test_a_template_that_cannot_make_an_instance_is_dropped_from_the_drill_and_the_mock() -> None:
+    """A template that validates but fails at generation (an infinite answer) never reaches the student."""
+    from quizzer.session.picking import pick_instances
+
+    hostile = DATA.parent / "hostile" / "non_finite.toml"
+    mixed = load_bank([str(hostile), str(DATA)])
+    drill = DrillSession(mixed, seed=3, clock=FakeClock(), topic="testing")
+    drawn = {drill.instance.template_id} | {drill.next().template_id for _ in range(20)}
+    assert "non-finite" not in drawn
+    assert drawn
+    picked = pick_instances(mixed, count=4, seed=3, topic="testing")
+    assert picked
+    assert all(i.template_id != "non-finite" for i in picked)
+    assert any(p.template_id == "non-finite" for p in mixed.problems())
+    with pytest.raises(ValueError, match=r"not a finite number"):
+        DrillSession(load_bank([str(hostile)]), seed=3, clock=FakeClock())

@@ -133,3 +133,33 @@ def test_a_file_that_is_not_a_database_is_reported_corrupt(tmp_path: Path) -> No
         db.connect(str(path))
     assert db.is_corrupt(caught.value)
     assert path.read_bytes() == b"hello\n"
+
+
+@pytest.mark.parametrize("damaged", [False, True])
+def test_a_newer_database_in_a_folder_with_uri_characters_is_checked_itself(
+    tmp_path: Path, damaged: bool
+) -> None:
+    folder = tmp_path / "my #1?%20 x"  # unescaped in a file: URI, each of these would name another file
+    folder.mkdir()
+    path = folder / "h.db"
+    raw = sqlite3.connect(path)
+    raw.execute("CREATE TABLE later (x)")
+    raw.execute(f"PRAGMA user_version = {db.SCHEMA_VERSION + 1}")
+    raw.close()
+    if damaged:  # page 1's b-tree overwritten: only a check of this very file can tell
+        data = bytearray(path.read_bytes())
+        data[100:4096] = b"\xa5" * (4096 - 100)
+        path.write_bytes(bytes(data))
+    before = path.read_bytes()
+    with pytest.raises(db.CorruptDatabaseError if damaged else db.NewerSchemaError):
+        db.connect(str(path))
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in folder.iterdir()) == ["h.db"]
+
+
+def test_magic_followed_by_garbage_is_corrupt_not_newer(tmp_path: Path) -> None:
+    path = tmp_path / "h.db"
+    path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4080)  # user_version -1 if read as a header
+    with pytest.raises(db.CorruptDatabaseError):
+        db.connect(str(path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.db"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 import re
 import sqlite3
 import time
@@ -15,7 +16,7 @@ from quizzer.session.records import Attempt, CardState
 from quizzer.store import db
 from quizzer.store.history import HistoryStore
 
-IN_MEMORY = "history is kept in memory for this session: "
+IN_MEMORY = "history is kept in memory: "
 
 
 def attempt(i: int, **changes: Any) -> Attempt:
@@ -216,6 +217,15 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
 
+def _sides(path: Path) -> list[Path]:
+    return sorted(path.parent.glob(f"{path.name}.unsaved-*.jsonl"))
+
+
+def _side_attempts(side: Path) -> list[Attempt]:
+    rows = [json.loads(line) for line in side.read_text(encoding="utf-8").splitlines()]
+    return [Attempt(**{k: v for k, v in row.items() if k != "at_iso"}) for row in rows]
+
+
 def test_an_unopenable_path_means_memory(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where a folder should be\n")
@@ -250,7 +260,11 @@ def test_a_newer_database_is_left_untouched(path: Path, journal_mode: str) -> No
     store.record(attempt(1))
     assert store.attempts() == [attempt(1)]
     store.close()
-    assert _snapshot(path.parent) == before
+    (side,) = _sides(path)  # what the session recorded is saved beside it, never into it
+    assert _snapshot(path.parent) == {**before, side.name: side.read_bytes()}
+    assert _side_attempts(side) == [attempt(1)]
+    assert store.warning is not None
+    assert str(side) in store.warning
 
 
 def test_a_read_only_database_means_memory_with_a_copy_of_it(
@@ -272,7 +286,9 @@ def test_a_read_only_database_means_memory_with_a_copy_of_it(
     store.record(attempt(3))
     assert store.attempts() == [*saved, attempt(3)]
     store.close()
-    assert _snapshot(path.parent) == before
+    (side,) = _sides(path)
+    assert _snapshot(path.parent) == {**before, side.name: side.read_bytes()}
+    assert _side_attempts(side) == [attempt(3)]
 
 
 def test_a_rollback_journal_database_locked_by_another_process_means_memory(path: Path) -> None:
@@ -292,7 +308,9 @@ def test_a_rollback_journal_database_locked_by_another_process_means_memory(path
     assert "locked" in store.warning
     store.record(attempt(1))
     assert store.attempts() == [attempt(1)]
-    store.close()
+    store.close()  # still locked: saved beside it
+    (side,) = _sides(path)
+    assert _side_attempts(side) == [attempt(1)]
     other.execute("COMMIT")
     assert other.execute("SELECT count(*) FROM notes").fetchone()[0] == 1
     assert other.execute("PRAGMA user_version").fetchone()[0] == 0  # not migrated by the locked-out store
@@ -312,10 +330,12 @@ def test_a_wal_database_locked_by_another_writer_means_memory_with_a_copy(
     assert store.attempts() == saved
     store.record(attempt(3))
     assert store.count() == 3
-    store.close()
+    store.close()  # still locked: saved beside it
     other.execute("ROLLBACK")
     other.close()
     assert rows_in_file(path) == 2
+    (side,) = _sides(path)
+    assert _side_attempts(side) == [attempt(3)]
 
 
 # --- a write that fails later -----------------------------------------------------------------------------
@@ -340,8 +360,9 @@ def test_a_record_that_cannot_be_written_moves_to_memory_and_keeps_everything(
     assert store.count() == 4
     other.execute("ROLLBACK")
     other.close()
-    store.close()
-    assert rows_in_file(path) == 2
+    store.close()  # the lock is gone: the held attempts land in the file at close
+    assert rows_in_file(path) == 4
+    assert _sides(path) == []
 
 
 def test_a_card_that_cannot_be_written_moves_to_memory_and_keeps_it(path: Path, saved: list[Attempt]) -> None:
@@ -356,6 +377,9 @@ def test_a_card_that_cannot_be_written_moves_to_memory_and_keeps_it(path: Path, 
     other.execute("ROLLBACK")
     other.close()
     store.close()
+    again = HistoryStore.open(str(path))
+    assert again.cards() == [CardState("a", "{}", 1.0, 2.0)]
+    again.close()
 
 
 def test_the_file_is_written_in_wal_mode_and_each_record_is_committed(path: Path) -> None:

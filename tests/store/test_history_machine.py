@@ -1,9 +1,10 @@
-"""HistoryStore against a plain list and dict: record, reopen and put_card in any order lose nothing."""
+"""HistoryStore against a plain list and dict: record, reopen, put_card and a locked file lose nothing."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import tempfile
 from typing import Any
 
@@ -62,11 +63,14 @@ def exact(a: Attempt) -> list[tuple[str, type, Any]]:
 
 
 class HistoryMachine(RuleBasedStateMachine):
+    #: The store's busy timeout (None: the default).
+    busy_timeout_ms: int | None = None
+
     def __init__(self) -> None:
         super().__init__()
         self.folder = tempfile.mkdtemp(prefix="quizzer-store-")
         self.path = os.path.join(self.folder, "history.db")
-        self.store = HistoryStore.open(self.path)
+        self.store = HistoryStore.open(self.path, busy_timeout_ms=self.busy_timeout_ms)
         self.model: list[Attempt] = []
         self.cards: dict[str, CardState] = {}
 
@@ -78,7 +82,7 @@ class HistoryMachine(RuleBasedStateMachine):
     @rule()
     def reopen(self) -> None:
         self.store.close()
-        self.store = HistoryStore.open(self.path)
+        self.store = HistoryStore.open(self.path, busy_timeout_ms=self.busy_timeout_ms)
 
     @rule(state=cards)
     def put_card(self, state: CardState) -> None:
@@ -118,3 +122,52 @@ class HistoryMachine(RuleBasedStateMachine):
 
 HistoryMachine.TestCase.settings = settings(max_examples=25, stateful_step_count=20, deadline=None)
 test_history_store_matches_a_list = HistoryMachine.TestCase
+
+
+class LockedHistoryMachine(HistoryMachine):
+    """The same, while another connection takes and releases the write lock at any step: every change is held
+    (reads include it) and reaches the file or a side file, which a later open adds back."""
+
+    busy_timeout_ms = 1
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.other: sqlite3.Connection | None = None
+
+    @rule()
+    def lock(self) -> None:
+        if self.other is None:
+            self.other = sqlite3.connect(self.path, isolation_level=None, timeout=5)
+            self.other.execute("BEGIN EXCLUSIVE")
+
+    @rule()
+    def unlock(self) -> None:
+        if self.other is not None:
+            self.other.execute("COMMIT")
+            self.other.close()
+            self.other = None
+
+    @invariant()
+    def saved_to_the_file(self) -> None:
+        if self.store.saved_to_file:
+            assert (self.store.path, self.store.pending_count) == (self.path, 0)
+        else:
+            assert self.store.warning is not None
+            assert self.store.path is None
+
+    def teardown(self) -> None:
+        self.unlock()
+        self.store.close()
+        again = HistoryStore.open(self.path)
+        try:
+            assert [exact(a) for a in again.attempts()] == [exact(a) for a in self.model]
+            assert {c.template_id: c for c in again.cards()} == self.cards
+            assert again.saved_to_file
+            assert not [name for name in os.listdir(self.folder) if ".unsaved-" in name]
+        finally:
+            again.close()
+            shutil.rmtree(self.folder)
+
+
+LockedHistoryMachine.TestCase.settings = settings(max_examples=25, stateful_step_count=25, deadline=None)
+test_history_store_under_a_lock_matches_a_list = LockedHistoryMachine.TestCase

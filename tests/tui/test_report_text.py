@@ -8,7 +8,7 @@ import pytest
 from rich.console import Console
 from rich.markdown import Markdown
 
-from quizzer.tui.screens.mock_report import md_escape
+from quizzer.tui.widgets.lines import md_escape
 
 
 @pytest.mark.parametrize("typed", ["3*3072*8192*28", "2*3_4", "1 | 2", "`x` [a](b) <b>#1", "~7B", "a\\b"])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -16,7 +15,9 @@ from textual.widgets.option_list import Option
 from quizzer.bank.loader import Bank
 from quizzer.bank.render import generate
 from quizzer.bank.schema import Template
+from quizzer.core.errors import QuizzerError
 from quizzer.tui.screens.drill import question_markdown
+from quizzer.tui.widgets.lines import line, md_escape, meta_line
 
 if TYPE_CHECKING:
     from quizzer.tui.app import QuizzerApp
@@ -51,7 +52,7 @@ class BrowseScreen(Screen[None]):
         yield Header()
         with Horizontal(id="browse"):
             with Vertical(id="browse-list"):
-                yield Input(placeholder="search: id, title, topic, tag", id="browse-query")
+                yield Input(placeholder="search: id, title, topic, tag", id="browse-query", max_length=100)
                 yield OptionList(id="templates")
             with Vertical(id="browse-preview"):
                 with Horizontal(id="preview-bar"):
@@ -81,15 +82,15 @@ class BrowseScreen(Screen[None]):
                 if topic is not None:
                     options.append(None)
                 topic = template.topic
-                options.append(Option(f"[b]{topic}[/b]", id=f"topic:{topic}", disabled=True))
+                options.append(Option(line((topic, "bold")), id=f"topic:{topic}", disabled=True))
             options.append(
-                Option(f"  {escape(template.title)}  [dim]{template.difficulty}[/dim]", id=template.id)
+                Option(line(f"  {template.title}  ", (template.difficulty, "dim")), id=template.id)
             )
         listing = self.query_one("#templates", OptionList)
         listing.clear_options()
         listing.add_options(options)
         if not any(o is not None and not o.disabled for o in options):
-            self.query_one("#preview", Markdown).update(f"No template matches *{query}*.")
+            self.query_one("#preview", Markdown).update(f"No template matches *{md_escape(query)}*.")
 
     @on(Input.Changed, "#browse-query")
     def search(self, event: Input.Changed) -> None:
@@ -118,11 +119,13 @@ class BrowseScreen(Screen[None]):
     def preview(self) -> None:
         if self.selected is None:
             return
-        instance = generate(self.selected, self.seed)
-        self.query_one("#preview-meta", Static).update(
-            f"[b]{escape(instance.title)}[/b]  {instance.topic} · {instance.difficulty} · {instance.kind} · "
-            f"~{instance.minutes:g} min  [dim]{instance.id}[/dim]"
-        )
+        try:
+            instance = generate(self.selected, self.seed)
+        except QuizzerError as exc:  # a pack template that cannot pose this seed: say so, keep browsing
+            self.query_one("#preview-meta", Static).update(line((self.selected.title, "bold")))
+            self.query_one("#preview", Markdown).update(md_escape(f"This template cannot be posed: {exc}"))
+            return
+        self.query_one("#preview-meta", Static).update(meta_line(instance, kind=True))
         self.query_one("#preview", Markdown).update(
             question_markdown(instance) + "\n\n*d: drill this template*"
         )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,23 +14,16 @@ from textual.screen import Screen
 from textual.widgets import Collapsible, Footer, Header, Input, Markdown, Static
 
 from quizzer.bank.render import Instance
-from quizzer.core.trace import num
 from quizzer.grading.grade import Verdict
 from quizzer.session.drill import DrillSession
+from quizzer.tui.widgets.answer_input import AnswerInput
 from quizzer.tui.widgets.cached import CachedRenderable
+from quizzer.tui.widgets.lines import dim, hint_lines, meta_line, plain, verdict_line
 
 #: Characters that, typed outside the answer box, jump into it (the start of a number).
 _ANSWER_START = set("0123456789.~≈")
 
-READING_HINT = "[dim]enter grades · esc leaves the box: then h hint, s skip, n next, q back[/dim]"
-VERDICT_WORDS = {
-    "exact": "✓ Exact",
-    "correct": "✓ Correct",
-    "close": "≈ Close",
-    "wrong": "✗ Wrong",
-    "unparsed": "? Can't read that",
-    "skipped": "→ Skipped",
-}
+READING_HINT = dim("enter grades · esc leaves the box: then h hint, s skip, n next, q back")
 
 
 def question_markdown(instance: Instance) -> str:
@@ -94,7 +86,9 @@ class DrillScreen(Screen[None]):
         with Vertical(id="answer-bar"):
             yield Static(id="verdict")
             yield Static(READING_HINT, id="reading")
-            yield Input(placeholder="your answer, e.g. 16.4M · 1.6e7 · 15.6 GiB · 2.1 ms", id="answer-input")
+            yield AnswerInput(
+                placeholder="your answer, e.g. 16.4M · 1.6e7 · 15.6 GiB · 2.1 ms", id="answer-input"
+            )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -104,10 +98,7 @@ class DrillScreen(Screen[None]):
 
     def show_question(self) -> None:
         instance = self.session.instance
-        self.query_one("#question-meta", Static).update(
-            f"[b]{escape(instance.title)}[/b]  {instance.topic} · {instance.difficulty} · "
-            f"~{instance.minutes:g} min  [dim]{instance.id}[/dim]"
-        )
+        self.query_one("#question-meta", Static).update(meta_line(instance))
         self.query_one("#prompt", Markdown).update(question_markdown(instance))
         self.query_one("#hints", Static).update("")
         self.query_one("#hints").display = False
@@ -137,10 +128,7 @@ class DrillScreen(Screen[None]):
         widget = self.query_one("#verdict", Static)
         widget.display = True
         widget.set_classes(f"is-{verdict.kind}")
-        text = f"[b]{VERDICT_WORDS[verdict.kind]}[/b]  {escape(verdict.summary)}"
-        if verdict.feedback:
-            text += f"\n{escape(verdict.feedback)}"
-        widget.update(text)
+        widget.update(verdict_line(verdict.kind, verdict.summary, verdict.feedback))
 
     def prepare_feedback(self) -> None:
         """Render the explanation while the question is read, so Enter only has to reveal it."""
@@ -161,7 +149,7 @@ class DrillScreen(Screen[None]):
         follow_ups = self.query_one("#follow-ups", Vertical)
         follow_ups.remove_children()
         follow_ups.mount_all(
-            Collapsible(Static(escape(answer)), title=f"Follow-up: {question}", collapsed=True)
+            Collapsible(Static(plain(answer)), title=plain(f"Follow-up: {question}"), collapsed=True)  # type: ignore[arg-type]
             for question, answer in instance.follow_ups
         )
 
@@ -170,7 +158,7 @@ class DrillScreen(Screen[None]):
         self.query_one("#feedback").display = True
         self.query_one("#answer-input", Input).disabled = True
         self.query_one("#reading", Static).update(
-            "[dim]↑↓ scroll · n next · r again · h hint · ? help · q back[/dim]"
+            dim("↑↓ scroll · n next · r again · h hint · ? help · q back")
         )
         self.query_one("#drill-body", VerticalScroll).focus()
         self.call_after_refresh(self.scroll_feedback_into_view)  # once the explanation is laid out
@@ -185,9 +173,8 @@ class DrillScreen(Screen[None]):
     @on(Input.Changed, "#answer-input")
     def read_as_typed(self, event: Input.Changed) -> None:
         if not self.session.done:
-            self.query_one("#reading", Static).update(
-                escape(self.session.preview(event.value)) or READING_HINT
-            )
+            reading = self.session.preview(event.value)
+            self.query_one("#reading", Static).update(plain(reading) if reading else READING_HINT)
 
     @on(Input.Submitted, "#answer-input")
     def grade_answer(self, event: Input.Submitted) -> None:
@@ -223,7 +210,7 @@ class DrillScreen(Screen[None]):
         self.session.skip()
         self.show_question()
         if not done:
-            self.notify(f"Skipped. The answer was {instance.display}.", title="Skipped")
+            self.notify(f"Skipped. The answer was {instance.display}.", title="Skipped", markup=False)
 
     def action_hint(self) -> None:
         if self.session.done:
@@ -233,11 +220,7 @@ class DrillScreen(Screen[None]):
         if step is None:
             self.notify("Every step is shown; the next one is the answer.")
             return
-        lines = [
-            f"[b]Hint {i}[/b] {s.label}: {s.formula} = {s.substituted} = {num(s.value)} {s.unit}"
-            for i, s in enumerate(self.session.revealed, 1)
-        ]
-        hints.update("\n".join(lines))
+        hints.update(hint_lines(self.session.revealed))
         hints.display = True
 
     def action_answer(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -12,8 +13,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, LoadingIndicator, Select, Static
 
+from quizzer.bank.errors import TemplateError
 from quizzer.bank.schema import DIFFICULTIES
 from quizzer.tui.messages import BankLoaded
+from quizzer.tui.widgets.lines import line, plain
 
 if TYPE_CHECKING:
     from quizzer.tui.app import QuizzerApp
@@ -51,6 +54,7 @@ class HomeScreen(Screen[None]):
                     [(d, d) for d in DIFFICULTIES], prompt="Any difficulty", id="difficulty-filter"
                 )
             yield LoadingIndicator(id="bank-loading")
+            yield Static(id="bank-problems")
             yield DataTable(id="topic-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
@@ -63,6 +67,7 @@ class HomeScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#topic-table", DataTable).display = False
+        self.query_one("#bank-problems", Static).display = False
         self.show_due()
         if self.quizzer.bank is not None:
             self.show_bank(self.quizzer.bank)
@@ -98,14 +103,14 @@ class HomeScreen(Screen[None]):
         self._shown_bank = bank
         templates = bank.templates()
         topics = sorted({t.topic for t in templates})
-        self.query_one("#topic-filter", Select).set_options([(t, t) for t in topics])
+        self.query_one("#topic-filter", Select).set_options([(plain(t), t) for t in topics])
         table = self.query_one("#topic-table", DataTable)
         table.clear(columns=True)
         table.add_columns("topic", "templates", "easy", "medium", "hard")
         for topic in topics:
             counts = Counter(t.difficulty for t in templates if t.topic == topic)
             table.add_row(
-                topic, str(sum(counts.values())), *(str(counts[d]) for d in DIFFICULTIES), key=topic
+                Text(topic), str(sum(counts.values())), *(str(counts[d]) for d in DIFFICULTIES), key=topic
             )
         table.add_row(
             "all",
@@ -115,13 +120,24 @@ class HomeScreen(Screen[None]):
         )
         self.query_one("#bank-loading").display = False
         table.display = True
-        problems = bank.problems()
-        if problems:
-            self.notify(
-                f"{len(problems)} template problem(s) skipped; run `quizzer check` for details.",
-                severity="warning",
-            )
+        self.show_problems(bank.problems())
         self.query_one("#start-drill", Button).focus()
+
+    def show_problems(self, problems: list[TemplateError]) -> None:
+        """What could not be loaded, named by file, template and field; the rest of the bank is usable."""
+        widget = self.query_one("#bank-problems", Static)
+        widget.display = bool(problems)
+        if not problems:
+            return
+        shown = 3
+        parts: list[str | tuple[str, str]] = [
+            (f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in the question packs", "bold"),
+            " (those templates are skipped; `quizzer check` lists every one):",
+        ]
+        parts += [f"\n• {problem}" for problem in problems[:shown]]
+        if len(problems) > shown:
+            parts.append(f"\n… and {len(problems) - shown} more")
+        widget.update(line(*parts))
 
     def _filter(self, widget_id: str) -> str | None:
         value = self.query_one(widget_id, Select).value

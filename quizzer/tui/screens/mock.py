@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,10 +14,10 @@ from textual.widgets import Footer, Header, Input, Markdown, Static
 from quizzer.session.drill import read_answer
 from quizzer.session.mock import MockExam
 from quizzer.tui.screens.drill import question_markdown
+from quizzer.tui.widgets.answer_input import AnswerInput
+from quizzer.tui.widgets.lines import dim, line, md_escape, plain
 
-MOCK_HINT = (
-    "[dim]enter saves and moves on · ↑↓ other questions · ctrl+s submits · no feedback until the end[/dim]"
-)
+MOCK_HINT = dim("enter saves and moves on · ↑↓ other questions · ctrl+s submits · no feedback until the end")
 
 
 def clock_text(seconds: float) -> str:
@@ -54,7 +53,7 @@ class MockScreen(Screen[None]):
             yield Markdown(id="mock-prompt")
         with Vertical(classes="answer-bar"):
             yield Static(MOCK_HINT, id="mock-reading", classes="reading")
-            yield Input(placeholder="your answer (you can change it until you submit)", id="mock-input")
+            yield AnswerInput(placeholder="your answer (you can change it until you submit)", id="mock-input")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -67,7 +66,7 @@ class MockScreen(Screen[None]):
         exam = self.exam
         instance = exam.instances[exam.current]
         self.query_one("#mock-prompt", Markdown).update(
-            f"**{escape(instance.title)}** · {instance.topic} · ~{instance.minutes:g} min\n\n"
+            f"**{md_escape(instance.title)}** · {instance.topic} · ~{instance.minutes:g} min\n\n"
             + question_markdown(instance)
         )
         answer = self.query_one("#mock-input", Input)
@@ -80,19 +79,25 @@ class MockScreen(Screen[None]):
         exam = self.exam
         instance = exam.instances[exam.current]
         self.query_one("#mock-position", Static).update(
-            f"[b]Mock[/b] · question {exam.current + 1} of {exam.total} · {exam.answered()} answered"
+            line(
+                ("Mock", "bold"),
+                f" · question {exam.current + 1} of {exam.total} · {exam.answered()} answered",
+            )
         )
         remaining = exam.remaining()
-        warn = "[b $warning]" if remaining < 60 else "[b]"
         self.query_one("#mock-clock", Static).update(
-            f"this one {clock_text(exam.seconds_on(exam.current))} / ~{clock_text(instance.minutes * 60)}"
-            f"  ·  {warn}{clock_text(remaining)}[/] left"
+            line(
+                f"this one {clock_text(exam.seconds_on(exam.current))}",
+                f" / ~{clock_text(instance.minutes * 60)}  ·  ",
+                (clock_text(remaining), "bold $warning" if remaining < 60 else "bold"),
+                " left",
+            )
         )
-        marks = []
+        marks: list[str | tuple[str, str]] = []
         for i, text in enumerate(exam.answers):
-            mark = f"{i + 1}{'●' if text else '○'}"
-            marks.append(f"[reverse] {mark} [/reverse]" if i == exam.current else f" {mark} ")
-        self.query_one("#mock-strip", Static).update("".join(marks))
+            mark = f" {i + 1}{'●' if text else '○'} "
+            marks.append((mark, "reverse") if i == exam.current else mark)
+        self.query_one("#mock-strip", Static).update(line(*marks))
 
     def tick(self) -> None:
         if self.exam.finished:
@@ -114,16 +119,15 @@ class MockScreen(Screen[None]):
     @on(Input.Changed, "#mock-input")
     def read_as_typed(self, event: Input.Changed) -> None:
         instance = self.exam.instances[self.exam.current]
-        self.query_one("#mock-reading", Static).update(
-            escape(read_answer(instance, event.value)) or MOCK_HINT
-        )
+        reading = read_answer(instance, event.value)
+        self.query_one("#mock-reading", Static).update(plain(reading) if reading else MOCK_HINT)
 
     @on(Input.Submitted, "#mock-input")
     def save_answer(self, event: Input.Submitted) -> None:
         event.stop()
         problem = self.exam.answer(event.value.strip())
         if problem is not None:
-            self.query_one("#mock-reading", Static).update(f"✗ {escape(problem)}")
+            self.query_one("#mock-reading", Static).update(plain(f"✗ {problem}"))
             return
         self._confirming = False
         unanswered = [i for i, text in enumerate(self.exam.answers) if not text]

@@ -11,16 +11,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from quizzer.session.mock import MockReport
-from quizzer.tui.screens.drill import VERDICT_WORDS, teaching_markdown
+from quizzer.tui.screens.drill import teaching_markdown
 from quizzer.tui.screens.mock import clock_text
 from quizzer.tui.widgets.cached import CachedRenderable
+from quizzer.tui.widgets.lines import VERDICT_WORDS, md_escape
 
 VERDICT_WORDS_REPORT = {**VERDICT_WORDS, "timed-out": "⌛ Timed out", "skipped": "→ Unanswered"}
-
-
-def md_escape(text: str) -> str:
-    """``text`` shown as typed in Markdown: `3*3072*8192` must not turn into emphasis."""
-    return "".join(f"\\{c}" if c in "\\`*_[]<>#|~" else c for c in text.replace("\n", " "))
 
 
 def report_markdown(report: MockReport) -> str:

@@ -48,7 +48,7 @@ def stats_renderable(stats: Stats) -> RenderableType:
         topics.add_column(header, justify=justify)  # type: ignore[arg-type]
     for t in stats.topics:
         topics.add_row(
-            t.topic,
+            Text(t.topic),  # pack text: never read as markup
             str(t.attempts),
             f"{t.accuracy:.0%}",
             f"{clock_text(t.median_seconds)} / {clock_text(t.median_expected_seconds)}",
@@ -60,9 +60,8 @@ def stats_renderable(stats: Stats) -> RenderableType:
         mistakes.add_column("times", justify="right")
         mistakes.add_column("in")
         for m in stats.mistakes:
-            mistakes.add_row(
-                m.name, str(m.count), ", ".join(m.template_ids[:3]) + ("…" if len(m.template_ids) > 3 else "")
-            )
+            shown = ", ".join(m.template_ids[:3]) + ("…" if len(m.template_ids) > 3 else "")
+            mistakes.add_row(Text(m.name), str(m.count), Text(shown))
         parts += [mistakes, Text("")]
     most = max((d.attempts for d in stats.days), default=0) or 1
     trend = Table(title=f"The last {len(stats.days)} days", title_justify="left", box=None, padding=(0, 1))

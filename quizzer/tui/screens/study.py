@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
-from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -14,13 +13,14 @@ from textual.events import Key
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Markdown, Static
 
-from quizzer.core.trace import num
 from quizzer.session.srs import RATINGS
 from quizzer.session.study import StudySession
-from quizzer.tui.screens.drill import VERDICT_WORDS, question_markdown, teaching_markdown
+from quizzer.tui.screens.drill import question_markdown, teaching_markdown
+from quizzer.tui.widgets.answer_input import AnswerInput
 from quizzer.tui.widgets.cached import CachedRenderable
+from quizzer.tui.widgets.lines import dim, hint_lines, line, meta_line, plain, verdict_line
 
-STUDY_HINT = "[dim]enter grades · esc leaves the box: then h hint, s skip, q back[/dim]"
+STUDY_HINT = dim("enter grades · esc leaves the box: then h hint, s skip, q back")
 #: Typed outside the answer box before grading, these start an answer.
 _ANSWER_START = set("0123456789.~≈")
 
@@ -58,7 +58,9 @@ class StudyScreen(Screen[None]):
             yield Static(id="study-verdict", classes="verdict")
             yield Static(id="study-rating", classes="rating")
             yield Static(STUDY_HINT, id="study-reading", classes="reading")
-            yield Input(placeholder="your answer, e.g. 16.4M · 1.6e7 · 15.6 GiB · 2.1 ms", id="study-input")
+            yield AnswerInput(
+                placeholder="your answer, e.g. 16.4M · 1.6e7 · 15.6 GiB · 2.1 ms", id="study-input"
+            )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -86,10 +88,7 @@ class StudyScreen(Screen[None]):
         if instance is None:
             self.show_nothing_due()
             return
-        self.query_one("#study-meta", Static).update(
-            f"[b]{escape(instance.title)}[/b]  {instance.topic} · {instance.difficulty} · "
-            f"~{instance.minutes:g} min  [dim]{instance.id}[/dim]"
-        )
+        self.query_one("#study-meta", Static).update(meta_line(instance))
         self.query_one("#study-prompt", Markdown).update(question_markdown(instance))
         self.query_one("#study-reading", Static).update(STUDY_HINT)
         answer.disabled = False
@@ -105,7 +104,7 @@ class StudyScreen(Screen[None]):
             if upcoming
             else ""
         )
-        self.query_one("#study-meta", Static).update("[b]Study[/b]")
+        self.query_one("#study-meta", Static).update(line(("Study", "bold")))
         self.query_one("#study-prompt", Markdown).update(
             "## Nothing to study right now\n\n"
             "Every template you have studied is scheduled later, and today's new templates are used up. "
@@ -114,7 +113,7 @@ class StudyScreen(Screen[None]):
         )
         answer = self.query_one("#study-input", Input)
         answer.display = False
-        self.query_one("#study-reading", Static).update("[dim]q back[/dim]")
+        self.query_one("#study-reading", Static).update(dim("q back"))
         self.query_one("#study-body", VerticalScroll).focus()
 
     def show_graded(self) -> None:
@@ -123,12 +122,10 @@ class StudyScreen(Screen[None]):
         assert instance is not None
         verdict_widget = self.query_one("#study-verdict", Static)
         if s.verdict is not None:
-            text = f"[b]{VERDICT_WORDS[s.verdict.kind]}[/b]  {escape(s.verdict.summary)}"
-            if s.verdict.feedback:
-                text += f"\n{escape(s.verdict.feedback)}"
+            text = verdict_line(s.verdict.kind, s.verdict.summary, s.verdict.feedback)
             verdict_widget.set_classes(f"verdict is-{s.verdict.kind}")
         else:
-            text = f"[b]{VERDICT_WORDS['skipped']}[/b]  The answer: {escape(instance.display)}"
+            text = verdict_line("skipped", f"The answer: {instance.display}")
             verdict_widget.set_classes("verdict is-skipped")
         verdict_widget.update(text)
         verdict_widget.display = True
@@ -139,7 +136,7 @@ class StudyScreen(Screen[None]):
         teaching.display = True
         self.show_rating()
         self.query_one("#study-input", Input).disabled = True
-        self.query_one("#study-reading", Static).update("[dim]1-4 change the rating · n next · q back[/dim]")
+        self.query_one("#study-reading", Static).update(dim("1-4 change the rating · n next · q back"))
         self.query_one("#study-body", VerticalScroll).focus()
         self.update_counts()
         self.call_after_refresh(
@@ -148,17 +145,17 @@ class StudyScreen(Screen[None]):
 
     def show_rating(self) -> None:
         s = self.session
-        choices = []
+        choices: list[str | tuple[str, str]] = ["Rating  "]
         for key, rating in enumerate(RATINGS, 1):
-            label = f"{key} {rating}"
-            choices.append(f"[reverse b] {label} [/]" if rating == s.rating else f" {label} ")
+            label = f" {key} {rating} "
+            choices += [(label, "reverse bold") if rating == s.rating else label, " "]
         why = (
             f"proposed: {s.proposed}"
             if s.rating == s.proposed
             else f"you chose {s.rating} (proposed {s.proposed})"
         )
         widget = self.query_one("#study-rating", Static)
-        widget.update("Rating  " + " ".join(choices) + f"   [dim]{why}[/dim]")
+        widget.update(line(*choices, "  ", (why, "dim")))
         widget.display = True
 
     # --- input -----------------------------------------------------------------------------------------
@@ -166,9 +163,8 @@ class StudyScreen(Screen[None]):
     @on(Input.Changed, "#study-input")
     def read_as_typed(self, event: Input.Changed) -> None:
         if not self.graded and self.session.instance is not None:
-            self.query_one("#study-reading", Static).update(
-                escape(self.session.preview(event.value)) or STUDY_HINT
-            )
+            reading = self.session.preview(event.value)
+            self.query_one("#study-reading", Static).update(plain(reading) if reading else STUDY_HINT)
 
     @on(Input.Submitted, "#study-input")
     def grade_answer(self, event: Input.Submitted) -> None:
@@ -179,7 +175,7 @@ class StudyScreen(Screen[None]):
         if verdict.kind == "unparsed":
             widget = self.query_one("#study-verdict", Static)
             widget.set_classes("verdict is-unparsed")
-            widget.update(f"[b]{VERDICT_WORDS['unparsed']}[/b]  {escape(verdict.message)}")
+            widget.update(verdict_line("unparsed", verdict.message))
             widget.display = True
             return
         self.show_graded()
@@ -225,12 +221,7 @@ class StudyScreen(Screen[None]):
             self.notify("Every step is shown; the next one is the answer.")
             return
         hints = self.query_one("#study-hints", Static)
-        hints.update(
-            "\n".join(
-                f"[b]Hint {i}[/b] {s.label}: {s.formula} = {s.substituted} = {num(s.value)} {s.unit}"
-                for i, s in enumerate(self.session.revealed, 1)
-            )
-        )
+        hints.update(hint_lines(self.session.revealed))
         hints.display = True
 
     def action_escape(self) -> None:

@@ -1,0 +1,53 @@
+"""Attempts as JSON-ready rows: the fields of `quizzer export` and of the side files the store saves."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from quizzer.session.records import Attempt
+
+#: The columns of the CSV and the keys of each JSON object: Attempt's fields, with ``at_iso`` after ``at``.
+COLUMNS: tuple[str, ...] = tuple(
+    name for field in Attempt._fields for name in ((field, "at_iso") if field == "at" else (field,))
+)
+_NUMBER = (int, float)
+#: The JSON types each field of a row may have (what attempt_row writes).
+_TYPES: dict[str, tuple[type, ...]] = {
+    **dict.fromkeys(("template_id", "answer", "unit", "verdict", "mode", "session", "topic"), (str,)),
+    **dict.fromkeys(("expected", "seconds", "at", "minutes"), _NUMBER),
+    **dict.fromkeys(("value", "rel_error"), (*_NUMBER, type(None))),
+    "seed": (int,),
+    "hints": (int,),
+    "variables": (dict,),
+    "mistake": (str, type(None)),
+}
+
+
+def iso_utc(at: float) -> str:
+    """Seconds since the epoch as ISO-8601 UTC with milliseconds: ``2024-03-10T12:00:00.000Z``."""
+    try:
+        return datetime.fromtimestamp(at, tz=UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    except (OverflowError, OSError, ValueError):  # a clock far outside the calendar
+        return ""
+
+
+def attempt_row(attempt: Attempt) -> dict[str, Any]:
+    """One attempt as a JSON-ready dict in COLUMNS order (ints stay ints, exact however big)."""
+    values = attempt.as_dict()
+    values["at_iso"] = iso_utc(attempt.at)
+    return {name: values[name] for name in COLUMNS}
+
+
+def row_attempt(row: dict[str, Any]) -> Attempt:
+    """The Attempt of an attempt_row() (``at_iso`` is ignored); ValueError naming a missing or bad field."""
+    fields = {name: value for name, value in row.items() if name != "at_iso"}
+    for name in Attempt._fields:
+        if name not in fields:
+            raise ValueError(f"no {name!r}")
+        if not isinstance(fields[name], _TYPES[name]):
+            raise ValueError(f"{name!r} is {type(fields[name]).__name__}")
+    unknown = sorted(set(fields) - set(Attempt._fields))
+    if unknown:
+        raise ValueError(f"unknown field {unknown[0]!r}")
+    return Attempt(**fields)

@@ -1,0 +1,104 @@
+"""Side files: attempts and cards the database never got, saved beside it as JSON lines, added back later."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+from quizzer.session.records import Attempt, CardState
+from quizzer.store.faults import SIDE_MARK, SIDE_SUFFIX
+from quizzer.store.rows import attempt_row, row_attempt
+
+#: A side file larger than this is not read (a session's attempts take a few kB).
+MAX_BYTES = 64 * 2**20
+_NUMBER = (int, float)
+
+
+def lines(items: list[Attempt | CardState]) -> list[str]:
+    """One JSON object per item: an attempt as ``quizzer export --format json`` writes it, a card as
+    ``{"card": {"template_id": ..., "card_json": ..., "introduced": ..., "due": ...}}``."""
+    return [
+        json.dumps(attempt_row(item) if isinstance(item, Attempt) else {"card": item.as_dict()})
+        for item in items
+    ]
+
+
+def save(db_path: str, items: list[Attempt | CardState], now: float) -> tuple[str | None, list[str]]:
+    """Write ``items`` to a new side file beside the database or, failing that, in the temporary folder.
+
+    Returns the file written (None if neither place took it) and, for each place that failed, what happened.
+    """
+    import tempfile  # here: it loads random and shutil, which opening a store does not need
+
+    text = "".join(line + "\n" for line in lines(items))
+    problems: list[str] = []
+    for folder in (os.path.dirname(db_path), tempfile.gettempdir()):
+        target = _new_name(db_path, now, folder)
+        try:
+            _write_new(target, text)
+        except OSError as exc:
+            problems.append(f"{target}: {exc.strerror or exc}")
+            continue
+        return target, problems
+    return None, problems
+
+
+def read(path: str) -> list[Attempt | CardState]:
+    """The items of a side file; ValueError naming the line that is not one (OSError if it cannot be read)."""
+    if os.path.getsize(path) > MAX_BYTES:
+        raise ValueError(f"larger than {MAX_BYTES // 2**20} MiB")
+    items: list[Attempt | CardState] = []
+    with open(path, encoding="utf-8") as file:
+        for number, line in enumerate(file, 1):
+            if line.strip():
+                try:
+                    items.append(_item(json.loads(line)))
+                except (ValueError, TypeError) as exc:  # json.JSONDecodeError is a ValueError
+                    raise ValueError(f"line {number}: {exc}") from None
+    return items
+
+
+def _item(obj: Any) -> Attempt | CardState:
+    """An Attempt or a CardState from one decoded line."""
+    if not isinstance(obj, dict):
+        raise ValueError("not a JSON object")
+    if "card" not in obj:
+        return row_attempt(obj)
+    card = obj["card"]
+    if not isinstance(card, dict) or set(obj) != {"card"} or set(card) != set(CardState._fields):
+        raise ValueError(f"a card needs exactly {', '.join(CardState._fields)}")
+    if not (isinstance(card["template_id"], str) and isinstance(card["card_json"], str)):
+        raise ValueError("a card's template_id and card_json are strings")
+    if not (isinstance(card["introduced"], _NUMBER) and isinstance(card["due"], _NUMBER)):
+        raise ValueError("a card's introduced and due are numbers")
+    return CardState(**card)
+
+
+def _new_name(db_path: str, now: float, folder: str) -> str:
+    """``<folder>/<db name>.unsaved-<YYYYmmdd-HHMMSS>.jsonl`` in local time, ``.2``... if that is taken."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+    base = os.path.join(folder, f"{os.path.basename(db_path)}{SIDE_MARK}{stamp}")
+    name, n = base + SIDE_SUFFIX, 1
+    while os.path.lexists(name) or os.path.lexists(name + ".part"):
+        n += 1
+        name = f"{base}.{n}{SIDE_SUFFIX}"
+    return name
+
+
+def _write_new(target: str, text: str) -> None:
+    """Write ``text`` to ``target`` through a temporary name, synced: a reader never sees half a file."""
+    part = target + ".part"
+    try:
+        with open(part, "x", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.rename(part, target)
+    except OSError:
+        try:
+            os.remove(part)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,33 @@
+"""AnswerInput: the answer box holds what the parser reads, no more; a longer paste is cut, with a notice."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.widgets import Input
+
+from quizzer.grading import parse
+
+
+class AnswerInput(Input):
+    """An Input that holds at most the parser's maximum answer length."""
+
+    def __init__(self, *, placeholder: str = "", id: str | None = None) -> None:  # Textual's name
+        super().__init__(placeholder=placeholder, id=id, max_length=parse.MAX_ANSWER_LENGTH)
+
+    def _on_paste(self, event: events.Paste) -> None:
+        """Paste the first line, cut to what still fits (Input would refuse the whole paste silently)."""
+        event.stop()
+        if not event.text:
+            return
+        line = event.text.splitlines()[0] if event.text.splitlines() else ""
+        start, end = sorted(self.selection)
+        room = self.max_length - (len(self.value) - (end - start))
+        if len(line) > room:
+            self.notify(
+                f"An answer is at most {self.max_length} characters: the paste was cut to {max(room, 0)}.",
+                severity="warning",
+                markup=False,
+            )
+            line = line[: max(room, 0)]
+        if line:
+            self.replace(line, start, end)

@@ -1,0 +1,71 @@
+"""Lines the screens show, built as Content: what a user typed or a pack wrote is never parsed as markup."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textual.content import Content
+
+from quizzer.bank.render import Instance
+from quizzer.core.trace import Step, num
+
+Part = str | tuple[str, str]
+
+VERDICT_WORDS = {
+    "exact": "✓ Exact",
+    "correct": "✓ Correct",
+    "close": "≈ Close",
+    "wrong": "✗ Wrong",
+    "unparsed": "? Can't read that",
+    "skipped": "→ Skipped",
+}
+
+
+def line(*parts: Part) -> Content:
+    """Plain text and (text, style) pairs joined into one Content; no part is read as markup."""
+    return Content.assemble(*parts)
+
+
+def dim(text: str) -> Content:
+    """``text`` in the dim style (key hints under the answer box)."""
+    return Content.assemble((text, "dim"))
+
+
+def plain(text: str) -> Content:
+    """``text`` exactly as given, brackets and backslashes included."""
+    return Content(text)
+
+
+def md_escape(text: str) -> str:
+    """``text`` shown as typed in Markdown: `3*3072*8192` must not turn into emphasis."""
+    return "".join(f"\\{c}" if c in "\\`*_[]<>#|~" else c for c in text.replace("\n", " "))
+
+
+def meta_line(instance: Instance, *, kind: bool = False) -> Content:
+    """Title in bold, then topic · difficulty (· kind) · expected minutes, and the instance id dimmed."""
+    facts = [
+        instance.topic,
+        instance.difficulty,
+        *([instance.kind] if kind else []),
+        f"~{instance.minutes:g} min",
+    ]
+    return line((instance.title, "bold"), "  " + " · ".join(facts) + "  ", (instance.id, "dim"))
+
+
+def verdict_line(kind: str, text: str, feedback: str | None = None) -> Content:
+    """The verdict word in bold, what it says of the answer, and the feedback of a known slip below."""
+    parts: list[Part] = [(VERDICT_WORDS[kind], "bold"), "  " + text]
+    if feedback:
+        parts.append("\n" + feedback)
+    return line(*parts)
+
+
+def hint_lines(steps: Iterable[Step]) -> Content:
+    """One line per revealed derivation step: label, formula, the numbers substituted, the result."""
+    rows: list[Part] = []
+    for i, step in enumerate(steps, 1):
+        if rows:
+            rows.append("\n")
+        rows.append((f"Hint {i}", "bold"))
+        rows.append(f" {step.label}: {step.formula} = {step.substituted} = {num(step.value)} {step.unit}")
+    return line(*rows)

@@ -1,0 +1,46 @@
+"""`quizzer drill` exits non-zero when the app crashed, and 0 when it was quit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import App
+
+from quizzer.cli import main
+from quizzer.tui.app import QuizzerApp
+from quizzer.tui.screens.drill import DrillScreen
+
+
+def _headless(keys: list[str]) -> Any:
+    """QuizzerApp.run as the terminal would run it, but headless, pressing ``keys`` once mounted."""
+
+    def run(self: QuizzerApp, **kwargs: Any) -> None:
+        async def press(pilot: Any) -> None:
+            await pilot.pause()
+            await pilot.press(*keys)
+
+        App.run(self, headless=True, auto_pilot=press)
+
+    return run
+
+
+def test_a_crash_exits_non_zero(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    def broken(self: DrillScreen) -> None:
+        raise RuntimeError("planted")
+
+    monkeypatch.setattr(DrillScreen, "show_question", broken)
+    monkeypatch.setattr(QuizzerApp, "run", _headless([]))
+    status = main(
+        ["drill", "--template", "embedding-table-params", "--seed", "1", "--db", str(tmp_path / "h")]
+    )
+    assert status == 1
+
+
+def test_quitting_exits_zero(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(QuizzerApp, "run", _headless(["ctrl+q"]))
+    status = main(
+        ["drill", "--template", "embedding-table-params", "--seed", "1", "--db", str(tmp_path / "h")]
+    )
+    assert status == 0
