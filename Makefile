@@ -38,7 +38,7 @@ bench: $(STAMP)
 crosscheck: $(STAMP)
 	@$(BIN)/python -c "import torch, transformers" 2>/dev/null || { \
 	  echo "make crosscheck needs torch and transformers in .venv:"; \
-	  echo "  $(BIN)/pip install torch==2.13.0 && $(BIN)/pip install transformers"; exit 1; }
+	  echo "  $(BIN)/pip install torch==2.13.0 && $(BIN)/pip install transformers==4.57.6"; exit 1; }
 	$(BIN)/python -m pytest -q -p no:xdist tests/crosscheck
 
 # The "What you can practise" table in README.md, generated from the bank (a test checks it is current).

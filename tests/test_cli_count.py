@@ -127,11 +127,11 @@ def test_invalid_json_and_unsupported_type(tmp_path: Path) -> None:
     proc = run("count", str(bad))
     assert proc.returncode == 2
     assert "invalid JSON at line 2 column 3" in proc.stderr
-    t5 = tmp_path / "t5.json"
-    t5.write_text('{"model_type": "t5"}')
-    proc = run("count", str(t5))
+    mamba = tmp_path / "mamba.json"
+    mamba.write_text('{"model_type": "mamba"}')
+    proc = run("count", str(mamba))
     assert proc.returncode == 2
-    assert "unsupported model_type 't5'; supported:" in proc.stderr
+    assert "unsupported model_type 'mamba'; supported:" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
@@ -139,3 +139,107 @@ def test_module_entry_point_prints_help() -> None:
     proc = run()
     assert proc.returncode == 0
     assert "count" in proc.stdout
+
+
+def test_json_deepseek_v3_layer_groups_and_mla(capsys: pytest.CaptureFixture[str]) -> None:
+    report = count_json(capsys, "deepseek-v3", "--seq-len", "4096")
+    dense, moe = report["layer_groups"]
+    assert (dense["kind"], dense["layers"], dense["count"]) == ("dense", "0-2", 3)
+    assert (moe["kind"], moe["layers"], moe["count"]) == ("moe", "3-60", 58)
+    assert dense["mlp"] == 3 * 7168 * 18432
+    expert = 3 * 7168 * 2048
+    assert moe["moe"]["params_per_expert"] == expert
+    assert moe["mlp"] == 7168 * 256 + 256 * expert + expert  # router + routed + shared
+    assert moe["mlp_active"] == 7168 * 256 + 8 * expert + expert
+    mla = report["kv"]["mla"]
+    assert mla["latent_bytes_per_token"] == report["kv_cache_bytes_per_token"] == 61 * (512 + 64) * 2
+    assert mla["decompressed_bytes_per_token"] == 61 * 128 * (128 + 64 + 128) * 2
+    assert report["kv_cache"]["bytes"] == 61 * (512 + 64) * 2 * 4096
+    assert report["kv_cache"]["mla_decompressed_bytes"]["hf"] == 61 * 128 * 320 * 2 * 4096
+
+
+def test_json_gemma_3_kv_by_layer_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    report = count_json(capsys, "gemma-3-4b", "--seq-len", "32768", "--batch", "2")
+    per_layer = 2 * 4 * 256 * 2  # K and V, 4 KV heads of 256, bf16
+    assert [(k["kind"], k["count"], k["window"]) for k in report["attention_layers"]] == [
+        ("sliding", 29, 1024),
+        ("full", 5, None),
+    ]
+    kv = report["kv"]
+    assert kv["bytes_per_token"] == 34 * per_layer
+    assert kv["bytes_per_token_beyond_windows"] == 5 * per_layer
+    assert kv["window_cap_bytes"] == {"paper": 29 * 1024 * per_layer, "hf": 29 * 1023 * per_layer}
+    cache = report["kv_cache"]
+    assert cache["tokens_cached"] == 32768
+    assert cache["bytes"] == 2 * per_layer * (5 * 32768 + 29 * 1024)
+    assert cache["bytes_hf"] == 2 * per_layer * (5 * 32768 + 29 * 1023)
+    assert {k["kind"]: k["tokens_cached"]["hf"] for k in cache["by_kind"]} == {"sliding": 1023, "full": 32768}
+
+
+def test_json_keeps_the_old_keys_for_new_models(capsys: pytest.CaptureFixture[str]) -> None:
+    report = count_json(capsys, "llama-4-scout", "--seq-len", "16384")
+    assert set(report) >= {
+        "model",
+        "params",
+        "per_layer",
+        "flops_per_token",
+        "kv_cache_bytes_per_token",
+        "weights_bytes",
+        "dtype",
+        "kv_cache",
+    }
+    assert set(report["kv_cache"]) >= {"seq_len", "batch", "tokens_cached", "bytes"}
+    assert report["nope_layers"] == ",".join(str(i) for i in range(3, 48, 4))
+    assert report["params"]["active"] < report["params"]["total"]
+    chunked, full = report["kv"]["by_kind"]
+    assert (chunked["kind"], chunked["layers"], chunked["window"], full["layers"]) == (
+        "chunked",
+        36,
+        8192,
+        12,
+    )
+
+
+def test_new_dtypes_are_accepted(capsys: pytest.CaptureFixture[str]) -> None:
+    bf16 = count_json(capsys, "gpt-oss-20b")["weights_bytes"]
+    assert count_json(capsys, "gpt-oss-20b", "--dtype", "fp8_e4m3")["weights_bytes"] * 2 == bf16
+    assert count_json(capsys, "gpt-oss-20b", "--dtype", "mxfp4")["weights_bytes"] < bf16 // 3
+
+
+def test_encoder_only_has_no_kv_block(capsys: pytest.CaptureFixture[str]) -> None:
+    report = count_json(capsys, "bert-base", "--seq-len", "128")
+    assert "kv" not in report
+    assert "kv_cache" not in report
+    assert report["kv_cache_bytes_per_token"] == 0
+
+
+def test_table_shows_layer_kinds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["count", "deepseek-v3", "--seq-len", "1024"]) == 0
+    out = capsys.readouterr().out
+    assert "3-60 moe" in out
+    assert "0-2 dense" in out
+    assert "decompressed K and V" in out
+    assert main(["count", "gemma-3-4b", "--seq-len", "32768"]) == 0
+    out = capsys.readouterr().out
+    assert "sliding attention: 29 layers, window 1,024" in out
+    assert "121,516,032 in transformers" in out  # 29 layers × 1,023 tokens × 4,096 bytes
+    assert "792,723,456 bytes" in out
+    assert "792,604,672 bytes" in out
+
+
+def test_t5_config_counts_both_stacks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = {
+        "model_type": "t5",
+        "vocab_size": 32128,
+        "d_model": 512,
+        "d_kv": 64,
+        "d_ff": 2048,
+        "num_layers": 6,
+        "num_heads": 8,
+    }
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    report = count_json(capsys, str(path))
+    assert report["params"]["total"] == 60_506_624  # t5-small, sum(numel) with the tied head
+    assert [g["stack"] for g in report["layer_groups"]] == ["encoder", "decoder"]
+    assert report["kv"]["cross_attention_bytes_per_source_token"] == 6 * 2 * 8 * 64 * 2

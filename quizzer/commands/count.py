@@ -9,12 +9,16 @@ from typing import Any
 
 from quizzer.core.errors import ConfigError, SpecError
 from quizzer.core.flops import forward_flops_per_token
+from quizzer.core.groups import LayerGroup
 from quizzer.core.hf import from_hf_config
-from quizzer.core.memory import kv_cache_bytes_per_token, weights_bytes
+from quizzer.core.kv import WINDOW_CONVENTIONS
+from quizzer.core.kv_model import cross_attention_kv_bytes_per_source_token, kv_kinds
+from quizzer.core.layers import layer_ranges
+from quizzer.core.memory import weights_bytes
 from quizzer.core.model import param_breakdown
 from quizzer.core.presets import preset, preset_names
 from quizzer.core.spec import ModelSpec
-from quizzer.core.units import Unit, dtype_bits, format_bytes, format_count, format_quantity, format_si
+from quizzer.core.units import Unit, elements_bytes, format_bytes, format_count, format_quantity, format_si
 
 
 def load_model(ref: str) -> tuple[str, ModelSpec, str]:
@@ -44,14 +48,57 @@ def load_model(ref: str) -> tuple[str, ModelSpec, str]:
     return name, spec, path
 
 
+def _group_report(group: LayerGroup, spec: ModelSpec) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "stack": group.stack,
+        "kind": group.mlp_kind,
+        "layers": group.layer_range,
+        "count": group.count,
+        "attention": group.attention,
+        "mlp": group.mlp,
+        "mlp_active": group.mlp_active,
+        "norm": group.norm,
+        "total": group.total,
+    }
+    if group.cross_attention:
+        row["cross_attention"] = group.cross_attention
+    if group.mlp_kind == "moe":
+        row["moe"] = {
+            "num_experts": spec.n_experts,
+            "top_k": spec.experts_per_token,
+            "num_shared_experts": spec.n_shared_experts,
+            "params_per_expert": group.expert,
+            "routed_experts_total": group.routed_experts,
+            "router": group.router,
+            "shared_experts": group.shared_experts,
+        }
+    return row
+
+
+def _attention_report(spec: ModelSpec) -> list[dict[str, Any]]:
+    kinds = spec.attention_kinds
+    rows = []
+    for kind in dict.fromkeys(kinds):
+        layers = [i for i, k in enumerate(kinds) if k == kind]
+        rows.append(
+            {
+                "kind": kind,
+                "layers": layer_ranges(layers),
+                "count": len(layers),
+                "window": spec.window_of(kind),
+            }
+        )
+    return rows
+
+
 def count_report(name: str, spec: ModelSpec, dtype: str, seq_len: int, batch: int) -> dict[str, Any]:
     """The numbers `count` prints, in the documented JSON shape (plus a few extra keys)."""
     if seq_len < 0 or batch < 1:
         raise SpecError(f"--seq-len ({seq_len}) must be >= 0 and --batch ({batch}) >= 1")
-    dtype_bits(dtype)  # validates the name before any arithmetic
+    elements_bytes(1, dtype)  # validates the name before any arithmetic
     parts = param_breakdown(spec)
     decoder = spec.lm_head
-    kv_per_token = kv_cache_bytes_per_token(spec.n_layers, spec.n_kv_heads, spec.head_dim, dtype).value
+    kv = kv_report(spec, dtype) if decoder else None
     report: dict[str, Any] = {
         "model": name,
         "params": {"total": parts.total, "active": parts.active, **parts.parts()},
@@ -62,33 +109,234 @@ def count_report(name: str, spec: ModelSpec, dtype: str, seq_len: int, batch: in
             "total": parts.per_layer,
         },
         "flops_per_token": {"forward": forward_flops_per_token(spec, seq_len).value, "context": seq_len},
-        "kv_cache_bytes_per_token": kv_per_token if decoder else 0,
+        "kv_cache_bytes_per_token": kv["bytes_per_token"] if kv else 0,
         "weights_bytes": weights_bytes(parts.total, dtype).value,
         "dtype": dtype,
+        "layer_groups": [_group_report(g, spec) for g in parts.groups],
+        "attention_layers": _attention_report(spec),
     }
+    if spec.nope_layers:
+        report["nope_layers"] = layer_ranges(spec.nope_layers)
+    if kv:
+        report["kv"] = kv
     if seq_len and decoder:
-        cached = min(seq_len, spec.sliding_window or seq_len)
-        report["kv_cache"] = {
-            "seq_len": seq_len,
-            "batch": batch,
-            "tokens_cached": cached,
-            "bytes": kv_per_token * cached * batch,
+        report["kv_cache"] = kv_seq_report(spec, dtype, seq_len, batch)
+    return report
+
+
+def kv_report(spec: ModelSpec, dtype: str) -> dict[str, Any]:
+    """The KV cache per token by layer kind: while within every window, beyond them, and the windows' cap.
+
+    MLA models count the latent (what an MLA-aware runtime caches) and give the decompressed K and V
+    (what transformers caches) beside it.
+    """
+    kinds = kv_kinds(spec)
+    rows, cap = [], dict.fromkeys(WINDOW_CONVENTIONS, 0)
+    for k in kinds:
+        per_layer = k.elements_per_token_per_layer
+        row: dict[str, Any] = {
+            "kind": k.kind,
+            "layers": k.n_layers,
+            "window": k.window,
+            "bytes_per_token_per_layer": elements_bytes(per_layer, dtype),
+            "bytes_per_token": elements_bytes(k.n_layers * per_layer, dtype),
+        }
+        if k.window is not None:
+            row["cap_tokens"] = {c: k.cap_tokens(c) for c in WINDOW_CONVENTIONS}
+            row["cap_bytes"] = {
+                c: elements_bytes(k.n_layers * (k.cap_tokens(c) or 0) * per_layer, dtype)
+                for c in WINDOW_CONVENTIONS
+            }
+            for c in WINDOW_CONVENTIONS:
+                cap[c] += k.n_layers * (k.cap_tokens(c) or 0) * per_layer
+        rows.append(row)
+    growing = sum(k.n_layers * k.elements_per_token_per_layer for k in kinds if k.window is None)
+    report: dict[str, Any] = {
+        "bytes_per_token": elements_bytes(
+            sum(k.n_layers * k.elements_per_token_per_layer for k in kinds), dtype
+        ),
+        "bytes_per_token_beyond_windows": elements_bytes(growing, dtype),
+        "window_cap_bytes": {c: elements_bytes(v, dtype) for c, v in cap.items()},
+        "by_kind": rows,
+    }
+    if spec.is_mla:
+        decompressed = kv_kinds(spec, "decompressed")
+        report["mla"] = {
+            "latent_bytes_per_token": report["bytes_per_token"],
+            "decompressed_bytes_per_token": elements_bytes(
+                sum(k.n_layers * k.elements_per_token_per_layer for k in decompressed), dtype
+            ),
+            "latent_per_layer": spec.kv_lora_rank + spec.qk_rope_head_dim,
+            "decompressed_per_layer": decompressed[0].elements_per_token_per_layer,
+        }
+    if spec.is_encoder_decoder:
+        report["cross_attention_bytes_per_source_token"] = cross_attention_kv_bytes_per_source_token(
+            spec, dtype
+        )
+    return report
+
+
+def _total(
+    spec: ModelSpec, dtype: str, seq_len: int, batch: int, convention: str, mla: str = "latent"
+) -> int:
+    kinds = kv_kinds(spec, mla)
+    elements = sum(
+        k.n_layers * k.tokens_cached(seq_len, convention) * k.elements_per_token_per_layer for k in kinds
+    )
+    return elements_bytes(elements * batch, dtype)
+
+
+def kv_seq_report(spec: ModelSpec, dtype: str, seq_len: int, batch: int) -> dict[str, Any]:
+    """The KV cache of ``batch`` sequences of ``seq_len`` tokens, by layer kind, in both window readings.
+
+    ``bytes`` reads a window of W tokens as W cached tokens (papers, servers); ``bytes_hf`` as transformers'
+    sliding cache holds them (W − 1). ``tokens_cached`` is what the layers that keep the most hold.
+    """
+    kinds = kv_kinds(spec)
+    report: dict[str, Any] = {
+        "seq_len": seq_len,
+        "batch": batch,
+        "tokens_cached": max(k.tokens_cached(seq_len) for k in kinds),
+        "bytes": _total(spec, dtype, seq_len, batch, "paper"),
+        "window_convention": "paper",
+        "bytes_hf": _total(spec, dtype, seq_len, batch, "hf"),
+        "by_kind": [
+            {
+                "kind": k.kind,
+                "layers": k.n_layers,
+                "tokens_cached": {c: k.tokens_cached(seq_len, c) for c in WINDOW_CONVENTIONS},
+                "bytes": {
+                    c: elements_bytes(
+                        k.n_layers * k.tokens_cached(seq_len, c) * k.elements_per_token_per_layer * batch,
+                        dtype,
+                    )
+                    for c in WINDOW_CONVENTIONS
+                },
+            }
+            for k in kinds
+        ],
+    }
+    if spec.is_mla:
+        report["mla_decompressed_bytes"] = {
+            c: _total(spec, dtype, seq_len, batch, c, "decompressed") for c in WINDOW_CONVENTIONS
         }
     return report
+
+
+def _sizes(n: int) -> str:
+    return (
+        f"{format_count(n)} bytes = {format_bytes(n, binary=False, digits=4)} = {format_bytes(n, digits=4)}"
+    )
+
+
+def kv_lines(report: dict[str, Any], spec: ModelSpec) -> list[str]:
+    """The KV-cache lines of the table: per token, per layer kind, MLA's two readings, at --seq-len."""
+    kv, dtype, lines = report["kv"], report["dtype"], []
+    per = kv["bytes_per_token"]
+    if spec.is_mla:
+        mla = kv["mla"]
+        lines.append(
+            f"KV cache per token at {dtype}: {format_count(per)} bytes (MLA latent: {spec.n_layers} layers × "
+            f"({spec.kv_lora_rank} + {spec.qk_rope_head_dim} rope) × bytes, no ×2)"
+        )
+        lines.append(
+            "  decompressed K and V, as transformers caches them: "
+            f"{format_count(mla['decompressed_bytes_per_token'])}"
+            f" bytes ({spec.n_layers} × {spec.n_heads} heads × ({spec.head_dim} + {spec.v_head_dim}) × bytes)"
+        )
+    else:
+        within = ""
+        windows = [k["window"] for k in kv["by_kind"] if k["window"] is not None]
+        if windows:
+            within = f" while the context is within {min(windows):,} tokens"
+        lines.append(
+            f"KV cache per token at {dtype}: {format_count(per)} bytes{within} "
+            f"(2 × {spec.n_layers} layers × {spec.n_kv_heads} kv heads × {spec.head_dim} head_dim × bytes)"
+        )
+        if windows:
+            for k in kv["by_kind"]:
+                if k["window"] is None:
+                    lines.append(
+                        f"  {k['kind']:<8} {k['layers']:>3} layers: {format_count(k['bytes_per_token'])} "
+                        "bytes per token, always growing"
+                    )
+                else:
+                    cap, hf = k["cap_bytes"]["paper"], k["cap_bytes"]["hf"]
+                    lines.append(
+                        f"  {k['kind']:<8} {k['layers']:>3} layers: {format_count(k['bytes_per_token'])} "
+                        f"bytes per token up to {k['window']:,} tokens, then fixed at {format_count(cap)} "
+                        f"bytes ({format_count(hf)} in transformers, W − 1 tokens)"
+                    )
+            lines.append(
+                f"  beyond every window: {format_count(kv['bytes_per_token_beyond_windows'])} bytes per token"
+            )
+    if spec.is_encoder_decoder:
+        cross = format_count(kv["cross_attention_bytes_per_source_token"])
+        lines.append(
+            f"  cross-attention K and V per encoder token: {cross} bytes (fixed by the source length)"
+        )
+    if "kv_cache" in report:
+        c = report["kv_cache"]
+        capped = ""
+        if c["tokens_cached"] < c["seq_len"]:
+            capped = f", capped at the {spec.sliding_window or spec.attention_chunk_size}-token window"
+        lines.append(f"KV cache for {c['batch']} × {c['seq_len']:,} tokens{capped}: {_sizes(c['bytes'])}")
+        if c["bytes_hf"] != c["bytes"]:
+            lines.append(f"  transformers' cache (W − 1 tokens per window): {_sizes(c['bytes_hf'])}")
+        if spec.is_mla:
+            lines.append(f"  decompressed K and V: {_sizes(c['mla_decompressed_bytes']['paper'])}")
+    return lines
 
 
 def _share(part: int, total: int) -> str:
     return f"{100 * part / total:5.1f}%" if part else ""
 
 
+def _layer_rows(report: dict[str, Any], spec: ModelSpec) -> list[str]:
+    """One line per kind of layer (dense against MoE, encoder against decoder) and per attention kind."""
+    lines = []
+    groups = report["layer_groups"]
+    if len(groups) > 1 or spec.is_moe:
+        labels = []
+        for g in groups:
+            label = f"{g['layers']} {g['stack'] + ' ' if spec.is_encoder_decoder else ''}{g['kind']}"
+            if g["kind"] == "moe":
+                shared = f" + {spec.n_shared_experts} shared" if spec.n_shared_experts else ""
+                label += f" ({spec.n_experts}{shared}, top-{spec.experts_per_token})"
+            labels.append(label)
+        width = max(24, *(len(label) + 2 for label in labels))
+        head = f"{'count':>6}{'attention':>16}{'mlp':>18}{'mlp per token':>18}{'norms':>10}"
+        lines += ["", f"{'layers':<{width}}{head}"]
+        for label, g in zip(labels, groups, strict=True):
+            lines.append(
+                f"{label:<{width}}{g['count']:>6}{format_count(g['attention']):>16}{format_count(g['mlp']):>18}"
+                f"{format_count(g['mlp_active']):>18}{format_count(g['norm']):>10}"
+            )
+    kinds = report["attention_layers"]
+    if len(kinds) > 1 or kinds[0]["window"] is not None or spec.nope_layers:
+        lines.append("")
+        for k in kinds:
+            window = f", window {k['window']:,}" if k["window"] is not None else ""
+            lines.append(f"{k['kind']} attention: {k['count']} layers{window} ({k['layers']})")
+        if spec.nope_layers:
+            lines.append(f"no positional encoding (NoPE): layers {report['nope_layers']}")
+    return lines
+
+
 def render_table(report: dict[str, Any], spec: ModelSpec, source: str) -> str:
     """The human-readable breakdown."""
     p, layers = report["params"], spec.n_layers
+    if spec.is_encoder_decoder:
+        layers_text = f"{spec.n_encoder_layers} + {layers} layers"
+    else:
+        layers_text = f"{layers} layers"
+    extra = (", MLA" if spec.is_mla else "") + (", + cross" if spec.is_encoder_decoder else "")
+    attention = f"attention ({layers_text}{extra})"
     rows = [
         ("token embedding" + (" + types" if spec.type_vocab_size else ""), p["embedding"]),
-        ("position table", p["position"]),
-        (f"attention ({layers} layers)", p["attention"]),
-        (f"mlp ({layers} layers){', experts + router' if spec.is_moe else ''}", p["mlp"]),
+        ("position table" + (" (relative bias)" if spec.positions == "relative" else ""), p["position"]),
+        (attention, p["attention"]),
+        (f"mlp ({layers_text}){', experts + router' if spec.is_moe else ''}", p["mlp"]),
         ("norms", p["norm"]),
         ("lm head" + (" (tied)" if spec.tie_embeddings else ""), p["lm_head"]),
         ("other (pooler)" if spec.pooler else "other", p["other"]),
@@ -103,6 +351,7 @@ def render_table(report: dict[str, Any], spec: ModelSpec, source: str) -> str:
         lines.append(
             f"{'active per token':<{width}}{format_count(p['active']):>18}  ({format_si(p['active'], 4)})"
         )
+    lines += _layer_rows(report, spec)
     dtype = report["dtype"]
     w = report["weights_bytes"]
     lines += [
@@ -111,23 +360,7 @@ def render_table(report: dict[str, Any], spec: ModelSpec, source: str) -> str:
         f"= {format_bytes(w, digits=4)}",
     ]
     if spec.lm_head:
-        kv = report["kv_cache_bytes_per_token"]
-        lines.append(
-            f"KV cache per token at {dtype}: {format_count(kv)} bytes "
-            f"(2 × {layers} layers × {spec.n_kv_heads} kv heads × {spec.head_dim} head_dim × bytes)"
-        )
-    if "kv_cache" in report:
-        kv = report["kv_cache"]
-        capped = (
-            f", capped at the {spec.sliding_window}-token window"
-            if kv["tokens_cached"] < kv["seq_len"]
-            else ""
-        )
-        size = kv["bytes"]
-        lines.append(
-            f"KV cache for {kv['batch']} × {kv['seq_len']:,} tokens{capped}: {format_count(size)} "
-            f"bytes = {format_bytes(size, binary=False, digits=4)} = {format_bytes(size, digits=4)}"
-        )
+        lines += kv_lines(report, spec)
     flops = report["flops_per_token"]
     context = f", attention over {flops['context']:,} tokens" if flops["context"] else " (2 × matmul params)"
     lines.append(
@@ -142,7 +375,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.list:
         for name in preset_names():
             found = preset(name)
-            print(f"{name:<16} {found.title}")
+            print(f"{name:<18} {found.title}")
         return 0
     if not args.model:
         parser.error("count needs a MODEL (a preset name or a config.json path), or --list")

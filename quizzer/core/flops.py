@@ -91,54 +91,104 @@ def flops_to_macs(flops: int | float) -> Result:
     return t.done(value, Unit.MACS, FLOP_CONVENTION)
 
 
+def _mlp_matmul(spec: ModelSpec, moe: bool) -> tuple[int, str, str]:
+    """(weight-matrix params a token multiplies through in one MLP, formula, substituted)."""
+    n_mats, d = (3 if spec.mlp == "gated" else 2), spec.d_model
+    if not moe:
+        return n_mats * d * spec.d_ff, f"{n_mats} × d_model × d_ff", f"{n_mats} × {num(d)} × {num(spec.d_ff)}"
+    k, e, f, shared = spec.experts_per_token, spec.n_experts, spec.d_ff_expert, spec.n_shared_experts
+    value = d * e + k * n_mats * d * f + shared * n_mats * d * spec.d_ff_shared
+    formula = f"d_model × n_experts + k × {n_mats} × d_model × d_ff_expert"
+    shown = f"{num(d)} × {e} + {k} × {n_mats} × {num(d)} × {num(f)}"
+    if shared:
+        formula += f" + shared × {n_mats} × d_model × d_ff_shared"
+        shown += f" + {shared} × {n_mats} × {num(d)} × {num(spec.d_ff_shared)}"
+    return value, formula, shown
+
+
 def matmul_params_per_token(spec: ModelSpec) -> Result:
     """Weight-matrix parameters one token multiplies through: layers (active experts only) and the LM head.
 
-    Embedding lookups, biases and norms are not matmuls; a tied head still does its V·d matmul.
+    Embedding lookups, biases, norms and attention sinks are not matmuls; a tied head still does its V·d
+    matmul. MoE layers count the router, the top-k routed experts and the shared experts; dense first layers
+    (DeepSeek) and dense interleaved layers (Llama 4) their dense MLP. An encoder-decoder counts every matrix
+    of both stacks once (the 2·N rule).
     """
+    from quizzer.core.attention import attention_matmul_params
+
     t = Trace()
     d, h = spec.d_model, spec.head_dim
-    attn = t.step(
-        "Attention matrices per layer",
-        "d_model × (2 × n_heads + 2 × n_kv_heads) × head_dim",
-        f"{num(d)} × (2 × {spec.n_heads} + 2 × {spec.n_kv_heads}) × {h}",
-        d * (2 * spec.n_heads + 2 * spec.n_kv_heads) * h,
-        Unit.PARAMS,
-    )
-    n_mats = 3 if spec.mlp == "gated" else 2
-    if spec.is_moe:
-        k = spec.experts_per_token + spec.n_shared_experts
-        mlp = t.step(
-            "MLP matrices per layer (router + active experts)",
-            f"d_model × n_experts + k × {n_mats} × d_model × d_ff_expert",
-            f"{num(d)} × {spec.n_experts} + {k} × {n_mats} × {num(d)} × {num(spec.d_ff_expert)}",
-            d * spec.n_experts + k * n_mats * d * spec.d_ff_expert,
+    if spec.is_mla:
+        attn = t.step(
+            "Attention matrices per layer (MLA projections)",
+            "q + kv down + kv up + o",
+            "see the MLA block",
+            attention_matmul_params(spec),
+            Unit.PARAMS,
+        )
+    elif spec.v_head_dim == h:
+        attn = t.step(
+            "Attention matrices per layer",
+            "d_model × (2 × n_heads + 2 × n_kv_heads) × head_dim",
+            f"{num(d)} × (2 × {spec.n_heads} + 2 × {spec.n_kv_heads}) × {h}",
+            attention_matmul_params(spec),
             Unit.PARAMS,
         )
     else:
-        mlp = t.step(
-            "MLP matrices per layer",
-            f"{n_mats} × d_model × d_ff",
-            f"{n_mats} × {num(d)} × {num(spec.d_ff)}",
-            n_mats * d * spec.d_ff,
+        attn = t.step(
+            "Attention matrices per layer",
+            "d_model × (H·hd + K·hd + K·v + H·v)",
+            f"{num(d)} × ({spec.n_heads}·{h} + {spec.n_kv_heads}·({h} + {spec.v_head_dim}) + "
+            f"{spec.n_heads}·{spec.v_head_dim})",
+            attention_matmul_params(spec),
             Unit.PARAMS,
         )
+    flags = spec.moe_flags
+    layer_terms, shown_terms = [], []
+    for moe in (False, True):
+        n = sum(1 for flag in flags if flag == moe)
+        if not n:
+            continue
+        value, formula, shown = _mlp_matmul(spec, moe)
+        label = "MLP matrices per layer (router + active experts)" if moe else "MLP matrices per layer"
+        if spec.is_moe and not moe:
+            label = "MLP matrices per dense layer"
+        mlp = t.step(label, formula, shown, value, Unit.PARAMS)
+        layer_terms.append(n * (attn + mlp))
+        shown_terms.append(f"{n} × ({num(attn)} + {num(mlp)})")
+    if spec.is_encoder_decoder:
+        value, formula, shown = _mlp_matmul(spec, False)
+        encoder = spec.n_encoder_layers * (attn + value)
+        cross = spec.n_layers * attention_matmul_params(spec)
+        layer_terms.append(
+            t.step(
+                "Encoder layers and the decoder's cross-attention",
+                "L_enc × (attention + MLP) + L_dec × cross-attention",
+                f"{spec.n_encoder_layers} × ({num(attn)} + {num(value)}) + {spec.n_layers} × {num(attn)}",
+                encoder + cross,
+                Unit.PARAMS,
+            )
+        )
+        shown_terms.append(num(layer_terms[-1]))
     head = spec.vocab_size * d if spec.lm_head else 0
     value = t.step(
         "Matmul parameters per token",
         "n_layers × (attention + MLP) + vocab_size × d_model",
-        f"{spec.n_layers} × ({num(attn)} + {num(mlp)}) + {num(head)}",
-        spec.n_layers * (attn + mlp) + head,
+        f"{' + '.join(shown_terms)} + {num(head)}",
+        sum(layer_terms) + head,
         Unit.PARAMS,
     )
     return t.done(value, Unit.PARAMS, "weight matrices only; biases, norms and embedding lookups excluded")
 
 
 def forward_flops_per_token(spec: ModelSpec, context: int = 0) -> Result:
-    """Forward FLOPs for one token: 2 × matmul parameters, plus 4·n_layers·context·n_heads·head_dim
-    for the attention scores (QKᵀ) and the weighted sum (AV) over ``context`` tokens.
+    """Forward FLOPs for one token: 2 × matmul parameters, plus 2·n_layers·context·n_heads·(qk + v widths)
+    for the attention scores (QKᵀ) and the weighted sum (AV) over ``context`` tokens: 4·L·context·H·head_dim
+    when keys and values are head_dim wide, 2·L·context·H·(192 + 128) for DeepSeek-V3's MLA as transformers
+    runs it (decompressed keys and values).
 
-    The attention term counts the full context (no causal halving), as torch's FlopCounterMode does.
+    The attention term counts the full context (no causal halving) in every layer, sliding and chunked layers
+    included, as torch's FlopCounterMode counts transformers' masked attention.
 
     Args:
         spec: the model.
@@ -154,13 +204,22 @@ def forward_flops_per_token(spec: ModelSpec, context: int = 0) -> Result:
     matmul = t.step("Weight matmuls", "2 × matmul parameters", f"2 × {num(params)}", 2 * params, Unit.FLOPS)
     if not context:
         return t.done(matmul, Unit.FLOPS, FLOP_CONVENTION + "; attention over the context not included")
-    attn = t.step(
-        "Attention scores and weighted sum (QKᵀ, AV)",
-        "4 × n_layers × context × n_heads × head_dim",
-        f"4 × {spec.n_layers} × {num(context)} × {spec.n_heads} × {spec.head_dim}",
-        4 * spec.n_layers * context * spec.n_heads * spec.head_dim,
-        Unit.FLOPS,
-    )
+    if spec.v_head_dim == spec.head_dim:
+        attn = t.step(
+            "Attention scores and weighted sum (QKᵀ, AV)",
+            "4 × n_layers × context × n_heads × head_dim",
+            f"4 × {spec.n_layers} × {num(context)} × {spec.n_heads} × {spec.head_dim}",
+            4 * spec.n_layers * context * spec.n_heads * spec.head_dim,
+            Unit.FLOPS,
+        )
+    else:
+        attn = t.step(
+            "Attention scores and weighted sum (QKᵀ, AV)",
+            "2 × n_layers × context × n_heads × (qk head_dim + v_head_dim)",
+            f"2 × {spec.n_layers} × {num(context)} × {spec.n_heads} × ({spec.head_dim} + {spec.v_head_dim})",
+            2 * spec.n_layers * context * spec.n_heads * (spec.head_dim + spec.v_head_dim),
+            Unit.FLOPS,
+        )
     value = t.step(
         "Forward FLOPs per token",
         "weight matmuls + attention",

@@ -5,18 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from quizzer.core import hf_classic, hf_recent
 from quizzer.core.errors import ConfigError, SpecError
+from quizzer.core.hf_fields import Config, get, windowed
 from quizzer.core.spec import ModelSpec
 
-Config = Mapping[str, Any]
-
-
-def _get(config: Config, key: str, default: Any = ...) -> Any:
-    """A config field; missing required fields name the model type and the key."""
-    value = config.get(key, default)
-    if value is ... or (value is None and default is ...):
-        raise ConfigError(f"config.json for model_type {config.get('model_type')!r} is missing {key!r}")
-    return value
+_get = get
 
 
 def _gpt2(c: Config) -> dict[str, Any]:
@@ -83,6 +77,7 @@ def _opt(c: Config) -> dict[str, Any]:
         positions="learned",
         n_positions=_get(c, "max_position_embeddings") + 2,
         final_norm=pre_norm and not c.get("_remove_final_layer_norm", False),
+        norm_placement="pre" if pre_norm else "post",
     )
 
 
@@ -117,9 +112,11 @@ def _llama_like(
 
 
 def _qwen2(c: Config) -> dict[str, Any]:
-    # Qwen2 has biases on q, k and v but none on the output projection.
+    """Qwen2: biases on q, k and v, none on the output; with use_sliding_window, layers from max_window_layers
+    on slide (transformers' layer_types rule)."""
     spec = _llama_like(tie_default=False, qkv_bias_key=None, qkv_bias_default=True)(c)
-    return spec
+    spec.pop("sliding_window", None)
+    return windowed(spec, hf_recent.qwen_layer_types(c, spec["n_layers"]), c.get("sliding_window"))
 
 
 def _mixtral(c: Config) -> dict[str, Any]:
@@ -149,6 +146,7 @@ def _bert(c: Config) -> dict[str, Any]:
         final_norm=False,
         lm_head=False,
         pooler=True,
+        norm_placement="post",
     )  # BertModel: post-norm layers, pooler, no LM head
 
 
@@ -164,6 +162,8 @@ BUILDERS: dict[str, Callable[[Config], dict[str, Any]]] = {
     "gemma": _llama_like(tie_default=True),
     "phi3": _llama_like(tie_default=False),
     "bert": _bert,
+    **hf_recent.BUILDERS,
+    **hf_classic.BUILDERS,
 }
 
 
@@ -178,10 +178,10 @@ def from_hf_config(config: Config) -> ModelSpec:
     ...     "intermediate_size": 14336})
     >>> spec.n_kv_heads, spec.head_dim, spec.tie_embeddings
     (8, 128, False)
-    >>> from_hf_config({"model_type": "t5"})  # doctest: +ELLIPSIS
+    >>> from_hf_config({"model_type": "mamba"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    quizzer.core.errors.ConfigError: unsupported model_type 't5'; supported: bert, gemma, gpt2, ..., qwen2
+    quizzer.core.errors.ConfigError: unsupported model_type 'mamba'; supported: bert, bloom, deepseek_v2, ...
     """
     if not isinstance(config, Mapping):
         raise ConfigError(f"config.json must hold a JSON object, not {type(config).__name__}")

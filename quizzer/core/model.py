@@ -1,16 +1,10 @@
-"""Whole-model parameter counts from a ModelSpec: breakdown by part, total, active, non-embedding."""
+"""Whole-model parameter counts from a ModelSpec: parts and layer groups, total, active, non-embedding."""
 
 from __future__ import annotations
 
-from quizzer.core.params import (
-    attention_params,
-    embedding_params,
-    lm_head_params,
-    mlp_params,
-    moe_mlp_params,
-    norm_params,
-    position_params,
-)
+from quizzer.core.attention import cross_attention, layer_attention, layer_norms
+from quizzer.core.groups import LayerGroup, group_mlp, layer_groups, relative_tables
+from quizzer.core.params import embedding_params, lm_head_params, norm_params, position_params
 from quizzer.core.record import Record
 from quizzer.core.spec import ModelSpec
 from quizzer.core.trace import Result, Trace, num
@@ -20,7 +14,11 @@ P = Unit.PARAMS
 
 
 class ParamBreakdown(Record):
-    """Exact parameter counts by part; ``total`` is their sum and ``active`` what one token uses."""
+    """Exact parameter counts by part; ``total`` is their sum and ``active`` what one token uses.
+
+    The ``*_per_layer`` fields are those of the first decoder layer; ``groups`` holds every kind of layer
+    (dense first layers, MoE layers, encoder layers), and the parts sum over them.
+    """
 
     token_embedding: int
     token_type: int
@@ -34,6 +32,12 @@ class ParamBreakdown(Record):
     final_norm: int
     lm_head: int
     other: int
+    groups: tuple[LayerGroup, ...] = ()
+
+    def _sum(self, name: str) -> int:
+        if not self.groups:  # a breakdown built by hand: every layer like the first
+            return getattr(self, f"{name}_per_layer") * self.n_layers  # type: ignore[no-any-return]
+        return sum(getattr(g, name) * g.count for g in self.groups)
 
     @property
     def embedding(self) -> int:
@@ -42,20 +46,25 @@ class ParamBreakdown(Record):
 
     @property
     def attention(self) -> int:
-        return self.attention_per_layer * self.n_layers
+        return self._sum("attention")
 
     @property
     def mlp(self) -> int:
-        return self.mlp_per_layer * self.n_layers
+        return self._sum("mlp")
 
     @property
     def norm(self) -> int:
-        """Every norm: inside the layers, the final one and the one after the embeddings."""
-        return self.norm_per_layer * self.n_layers + self.final_norm + self.embedding_norm
+        """Every norm: inside the layers, the final one(s) and the one after the embeddings."""
+        return self._sum("norm") + self.final_norm + self.embedding_norm
 
     @property
     def per_layer(self) -> int:
         return self.attention_per_layer + self.mlp_per_layer + self.norm_per_layer
+
+    @property
+    def uniform(self) -> bool:
+        """Every layer has the same parts (one group)."""
+        return len(self.groups) <= 1
 
     @property
     def total(self) -> int:
@@ -66,7 +75,9 @@ class ParamBreakdown(Record):
     @property
     def active(self) -> int:
         """Total minus the routed experts a token skips (equal to ``total`` for dense models)."""
-        return self.total - (self.mlp_per_layer - self.mlp_active_per_layer) * self.n_layers
+        if not self.groups:
+            return self.total - (self.mlp_per_layer - self.mlp_active_per_layer) * self.n_layers
+        return self.total - sum((g.mlp - g.mlp_active) * g.count for g in self.groups)
 
     def parts(self) -> dict[str, int]:
         """The parts that add up to ``total``, as in ``quizzer count --json``."""
@@ -81,25 +92,6 @@ class ParamBreakdown(Record):
         }
 
 
-def _layer_results(spec: ModelSpec) -> tuple[Result, Result, Result, Result]:
-    attn = attention_params(
-        spec.d_model, spec.n_heads, spec.n_kv_heads, spec.head_dim, spec.qkv_bias, spec.out_bias
-    )
-    if spec.is_moe:
-        mlp, mlp_active = moe_mlp_params(
-            spec.d_model,
-            spec.d_ff_expert,
-            spec.n_experts,
-            spec.experts_per_token,
-            spec.mlp == "gated",
-            spec.n_shared_experts,
-            spec.router_bias,
-        )
-    else:
-        mlp = mlp_active = mlp_params(spec.d_model, spec.d_ff, spec.mlp == "gated", spec.mlp_bias)
-    return attn, mlp, mlp_active, norm_params(spec.d_model, spec.norm)
-
-
 def param_breakdown(spec: ModelSpec) -> ParamBreakdown:
     """Exact counts by part for ``spec``.
 
@@ -109,81 +101,115 @@ def param_breakdown(spec: ModelSpec) -> ParamBreakdown:
     >>> param_breakdown(gpt2).total
     124439808
     """
-    attn, mlp, mlp_active, norm = _layer_results(spec)
+    groups = layer_groups(spec)
+    first = next(g for g in groups[1 if spec.is_encoder_decoder else 0 :] if 0 in g.layers)
+    norm = norm_params(spec.d_model, spec.norm).value
     d = spec.d_model
+    head = 0 if spec.tie_embeddings or not spec.lm_head else spec.vocab_size * d
     return ParamBreakdown(
         token_embedding=spec.vocab_size * d,
         token_type=spec.type_vocab_size * d,
-        position=spec.n_positions * d,
-        embedding_norm=norm.value if spec.embedding_norm else 0,
-        attention_per_layer=attn.value,
-        mlp_per_layer=mlp.value,
-        mlp_active_per_layer=mlp_active.value,
-        norm_per_layer=spec.norms_per_layer * norm.value,
+        position=spec.n_positions * d + relative_tables(spec),
+        embedding_norm=norm if spec.embedding_norm else 0,
+        attention_per_layer=first.attention,
+        mlp_per_layer=first.mlp,
+        mlp_active_per_layer=first.mlp_active,
+        norm_per_layer=first.norm,
         n_layers=spec.n_layers,
-        final_norm=norm.value if spec.final_norm else 0,
-        lm_head=0 if spec.tie_embeddings or not spec.lm_head else spec.vocab_size * d,
+        final_norm=norm * (2 if spec.is_encoder_decoder else 1) if spec.final_norm else 0,
+        lm_head=head + (spec.vocab_size if spec.lm_head_bias else 0),
         other=d * d + d if spec.pooler else 0,
+        groups=groups,
     )
+
+
+def _group_steps(t: Trace, spec: ModelSpec, group: LayerGroup, active: bool) -> int | float:
+    """The steps of one layer group: attention, MLP (all or active experts), norms; then × its layers."""
+    a = t.use(layer_attention(spec))
+    if group.cross_attention:
+        a += t.use(cross_attention(spec))
+    total, active_mlp = group_mlp(spec, group.mlp_kind == "moe")
+    m = t.use(active_mlp if active else total)
+    n = t.use(layer_norms(spec, cross=bool(group.cross_attention)))
+    where = f"{group.stack} layers {group.layer_range}"
+    one = t.step(
+        f"One layer ({where})", "attention + MLP + norms", f"{num(a)} + {num(m)} + {num(n)}", a + m + n, P
+    )
+    shown = f"{group.count} × {num(one)}"
+    return t.step(f"All {where}", "layers × one layer", shown, group.count * one, P)
 
 
 def _model_trace(spec: ModelSpec, active: bool) -> Result:
-    attn, mlp, mlp_active, norm = _layer_results(spec)
-    mlp_used = mlp_active if active else mlp
     t = Trace()
-    a = t.use(attn)
-    m = t.use(mlp_used)
-    n = t.use(norm)
-    per_layer = t.step(
-        "One layer",
-        "attention + MLP + norms_per_layer × norm",
-        f"{num(a)} + {num(m)} + {spec.norms_per_layer} × {num(n)}",
-        a + m + spec.norms_per_layer * n,
-        P,
-    )
-    layers = t.step(
-        "All layers",
-        "n_layers × one layer",
-        f"{num(spec.n_layers)} × {num(per_layer)}",
-        spec.n_layers * per_layer,
-        P,
-    )
-    terms = [layers]
-    names = ["layers"]
+    groups = layer_groups(spec)
+    terms, names = [], []
+    if len(groups) == 1:  # the classic derivation, as it always read
+        attn, (mlp, mlp_active), norms = (
+            layer_attention(spec),
+            group_mlp(spec, spec.is_moe),
+            layer_norms(spec),
+        )
+        a, m, n = t.use(attn), t.use(mlp_active if active else mlp), t.use(norms)
+        per_layer = t.step(
+            "One layer", "attention + MLP + norms", f"{num(a)} + {num(m)} + {num(n)}", a + m + n, P
+        )
+        shown = f"{num(spec.n_layers)} × {num(per_layer)}"
+        terms.append(t.step("All layers", "n_layers × one layer", shown, spec.n_layers * per_layer, P))
+        names.append("layers")
+    else:
+        for group in groups:
+            terms.append(_group_steps(t, spec, group, active))
+            names.append(f"{group.stack} {group.mlp_kind} layers")
     terms.append(t.use(embedding_params(spec.vocab_size, spec.d_model)))
     names.append("token embedding")
+    d = spec.d_model
     if spec.type_vocab_size:
+        shown = f"{num(spec.type_vocab_size)} × {num(d)}"
         terms.append(
-            t.step(
-                "Token-type table",
-                "type_vocab_size × d_model",
-                f"{num(spec.type_vocab_size)} × {num(spec.d_model)}",
-                spec.type_vocab_size * spec.d_model,
-                P,
-            )
+            t.step("Token-type table", "type_vocab_size × d_model", shown, spec.type_vocab_size * d, P)
         )
         names.append("token types")
     if spec.positions == "learned":
-        terms.append(t.use(position_params(spec.n_positions, spec.d_model)))
+        terms.append(t.use(position_params(spec.n_positions, d)))
         names.append("positions")
+    if spec.positions == "relative":
+        stacks = 2 if spec.is_encoder_decoder else 1
+        shown = f"{stacks} × {spec.relative_attention_buckets} × {spec.n_heads}"
+        terms.append(
+            t.step(
+                "Relative-position bias tables (one per stack)",
+                "stacks × buckets × n_heads",
+                shown,
+                relative_tables(spec),
+                P,
+            )
+        )
+        names.append("relative positions")
+    n = norm_params(d, spec.norm).value
     if spec.embedding_norm:
         terms.append(t.step("Embedding norm", "one norm", num(n), n, P))
         names.append("embedding norm")
     if spec.final_norm:
-        terms.append(t.step("Final norm", "one norm", num(n), n, P))
-        names.append("final norm")
-    if spec.lm_head:
-        terms.append(t.use(lm_head_params(spec.vocab_size, spec.d_model, spec.tie_embeddings)))
-        names.append("LM head")
-    if spec.pooler:
+        stacks = 2 if spec.is_encoder_decoder else 1
         terms.append(
             t.step(
-                "Pooler (dense + bias)",
-                "d_model² + d_model",
-                f"{num(spec.d_model)}² + {num(spec.d_model)}",
-                spec.d_model**2 + spec.d_model,
+                "Final norm" + (" of each stack" if stacks > 1 else ""),
+                "one norm per stack",
+                f"{stacks} × {num(n)}" if stacks > 1 else num(n),
+                stacks * n,
                 P,
             )
+        )
+        names.append("final norm")
+    if spec.lm_head:
+        terms.append(t.use(lm_head_params(spec.vocab_size, d, spec.tie_embeddings)))
+        names.append("LM head")
+        if spec.lm_head_bias:
+            terms.append(t.step("LM head bias", "vocab_size", num(spec.vocab_size), spec.vocab_size, P))
+            names.append("head bias")
+    if spec.pooler:
+        terms.append(
+            t.step("Pooler (dense + bias)", "d_model² + d_model", f"{num(d)}² + {num(d)}", d * d + d, P)
         )
         names.append("pooler")
     label = "Active parameters per token" if active else "Total parameters"
@@ -191,9 +217,9 @@ def _model_trace(spec: ModelSpec, active: bool) -> Result:
     convention = "tied weights counted once; every bias and norm weight counted"
     if spec.is_moe:
         convention += (
-            "; active = router + top-k experts + everything outside the MLPs"
+            "; active = router + top-k experts + shared experts + everything outside the MLPs"
             if active
-            else ("; every expert counted")
+            else "; every expert counted"
         )
     return t.done(value, P, convention)
 

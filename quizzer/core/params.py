@@ -77,20 +77,31 @@ def position_params(n_positions: int, d_model: int) -> Result:
 
 
 def attention_params(
-    d_model: int, n_heads: int, n_kv_heads: int, head_dim: int, qkv_bias: bool = False, out_bias: bool = False
+    d_model: int,
+    n_heads: int,
+    n_kv_heads: int,
+    head_dim: int,
+    qkv_bias: bool = False,
+    out_bias: bool = False,
+    *,
+    v_head_dim: int | None = None,
+    sinks: bool = False,
 ) -> Result:
     """One attention block: q and o are d·n_heads·head_dim, k and v are d·n_kv_heads·head_dim, plus biases.
 
     MHA has n_kv_heads = n_heads, MQA 1, GQA a divisor of n_heads (Ainslie et al. 2023). Using n_heads for
-    k and v in a GQA model is the classic over-count (Llama-2-70B read as ~78B).
+    k and v in a GQA model is the classic over-count (Llama-2-70B read as ~78B). Value heads of another width
+    change W_v and W_o; attention sinks (gpt-oss) add one learned logit per head.
 
     Args:
         d_model: width d.
         n_heads: query heads.
         n_kv_heads: key/value heads.
-        head_dim: width of a head.
+        head_dim: width of a query/key head.
         qkv_bias: biases on q, k and v.
         out_bias: bias on the output projection.
+        v_head_dim: width of a value head (default ``head_dim``).
+        sinks: one learned sink logit per head.
 
     Returns:
         params (one layer).
@@ -99,12 +110,19 @@ def attention_params(
     41943040
     >>> attention_params(768, 12, 12, 64, True, True).value
     2362368
+    >>> attention_params(2880, 64, 8, 64, True, True, sinks=True).value  # gpt-oss-20b
+    26550144
     """
     d_model, n_heads, n_kv_heads, head_dim = counts(
         d_model=d_model, n_heads=n_heads, n_kv_heads=n_kv_heads, head_dim=head_dim
     )
+    v_dim = head_dim if v_head_dim is None else counts(v_head_dim=v_head_dim)[0]
     if n_heads % n_kv_heads:
         raise SpecError(f"n_heads ({n_heads}) must be divisible by n_kv_heads ({n_kv_heads})")
+    if v_dim != head_dim:
+        return _attention_with_value_width(
+            d_model, n_heads, n_kv_heads, head_dim, v_dim, qkv_bias, out_bias, sinks
+        )
     t = Trace()
     q_width, kv_width = n_heads * head_dim, n_kv_heads * head_dim
     q = t.step(
@@ -146,14 +164,55 @@ def attention_params(
         )
     if out_bias:
         total += t.step("Output bias", "d_model", num(d_model), d_model, P)
+    if sinks:
+        total += t.step("Attention sinks (one logit per head)", "n_heads", num(n_heads), n_heads, P)
+    extras = " + biases" if qkv_bias or out_bias else ""
     value = t.step(
         "Attention block",
-        "W_q + W_k + W_v + W_o" + (" + biases" if qkv_bias or out_bias else ""),
+        "W_q + W_k + W_v + W_o" + extras + (" + sinks" if sinks else ""),
         " + ".join(num(s.value) for s in t.steps),
         total,
         P,
     )
     return t.done(value, P, "per layer")
+
+
+def _attention_with_value_width(
+    d: int, n_heads: int, n_kv: int, head_dim: int, v_dim: int, qkv_bias: bool, out_bias: bool, sinks: bool
+) -> Result:
+    """attention_params when value heads are v_dim wide: W_q, W_k use head_dim; W_v, W_o use v_dim."""
+    t = Trace()
+    parts = [
+        t.step(
+            "W_q",
+            "d_model × n_heads × head_dim",
+            f"{num(d)} × {n_heads} × {head_dim}",
+            d * n_heads * head_dim,
+            P,
+        ),
+        t.step(
+            "W_k",
+            "d_model × n_kv_heads × head_dim",
+            f"{num(d)} × {n_kv} × {head_dim}",
+            d * n_kv * head_dim,
+            P,
+        ),
+        t.step(
+            "W_v", "d_model × n_kv_heads × v_head_dim", f"{num(d)} × {n_kv} × {v_dim}", d * n_kv * v_dim, P
+        ),
+        t.step(
+            "W_o", "n_heads × v_head_dim × d_model", f"{n_heads} × {v_dim} × {num(d)}", n_heads * v_dim * d, P
+        ),
+    ]
+    if qkv_bias:
+        width = n_heads * head_dim + n_kv * (head_dim + v_dim)
+        parts.append(t.step("q, k, v biases", "H·head_dim + K·(head_dim + v_head_dim)", num(width), width, P))
+    if out_bias:
+        parts.append(t.step("Output bias", "d_model", num(d), d, P))
+    if sinks:
+        parts.append(t.step("Attention sinks (one logit per head)", "n_heads", num(n_heads), n_heads, P))
+    value = t.step("Attention block", "sum of the parts", " + ".join(num(x) for x in parts), sum(parts), P)
+    return t.done(value, P, "per layer; value heads v_head_dim wide")
 
 
 def mlp_params(d_model: int, d_ff: int, gated: bool = True, bias: bool = False) -> Result:
@@ -198,19 +257,22 @@ def mlp_params(d_model: int, d_ff: int, gated: bool = True, bias: bool = False) 
 
 
 def norm_params(d_model: int, norm: str = "rmsnorm") -> Result:
-    """One normalisation layer: LayerNorm has a weight and a bias (2·d), RMSNorm a weight only (d).
+    """One normalisation layer: LayerNorm has a weight and a bias (2·d), RMSNorm a weight only (d), OLMo's
+    non-parametric LayerNorm none (0).
 
-    >>> norm_params(768, "layernorm").value, norm_params(4096).value
-    (1536, 4096)
+    >>> norm_params(768, "layernorm").value, norm_params(4096).value, norm_params(4096, "nonparametric").value
+    (1536, 4096, 0)
     """
     (d_model,) = counts(d_model=d_model)
-    if norm not in ("layernorm", "rmsnorm"):
-        raise SpecError(f"norm ({norm!r}) must be one of layernorm, rmsnorm")
+    if norm not in ("layernorm", "rmsnorm", "nonparametric"):
+        raise SpecError(f"norm ({norm!r}) must be one of layernorm, rmsnorm, nonparametric")
     t = Trace()
     if norm == "layernorm":
         value = t.step("LayerNorm (weight + bias)", "2 × d_model", f"2 × {num(d_model)}", 2 * d_model, P)
-    else:
+    elif norm == "rmsnorm":
         value = t.step("RMSNorm (weight only)", "d_model", num(d_model), d_model, P)
+    else:
+        value = t.step("Non-parametric LayerNorm (no weight, no bias)", "0", "0", 0, P)
     return t.done(value, P, "one norm")
 
 
@@ -230,41 +292,3 @@ def router_params(d_model: int, n_experts: int, bias: bool = False) -> Result:
         P,
     )
     return t.done(value, P, "per MoE layer")
-
-
-def moe_mlp_params(
-    d_model: int,
-    d_ff_expert: int,
-    n_experts: int,
-    experts_per_token: int,
-    gated: bool = True,
-    n_shared_experts: int = 0,
-    router_bias: bool = False,
-) -> tuple[Result, Result]:
-    """One MoE layer's MLP: (total, active). Total = router + shared + n_experts experts; active uses top-k.
-
-    >>> total, active = moe_mlp_params(4096, 14336, 8, 2)
-    >>> total.value, active.value
-    (1409318912, 352354304)
-    """
-    n_experts, experts_per_token = counts(n_experts=n_experts, experts_per_token=experts_per_token)
-    if experts_per_token > n_experts:
-        raise SpecError(f"experts_per_token ({experts_per_token}) must be at most n_experts ({n_experts})")
-    expert = mlp_params(d_model, d_ff_expert, gated)
-    router = router_params(d_model, n_experts, router_bias)
-    results = []
-    for label, k in (("all experts", n_experts), ("active experts", experts_per_token)):
-        t = Trace()
-        per = t.use(expert)
-        r = t.use(router)
-        n = k + n_shared_experts
-        shared = f" + {num(n_shared_experts)} shared" if n_shared_experts else ""
-        value = t.step(
-            f"MoE MLP, {label}",
-            "router + (k + shared) × expert",
-            f"{num(r)} + ({num(k)}{shared}) × {num(per)}",
-            r + n * per,
-            P,
-        )
-        results.append(t.done(value, P, "per MoE layer; the router counts as active"))
-    return results[0], results[1]

@@ -51,7 +51,8 @@ def preset_names() -> list[str]:
 @cache
 def _build(name: str) -> Preset:
     entry = _entries()[0][name]
-    config = MappingProxyType(dict(entry["config"]))
+    # TOML has no null: ``unset`` names the fields config.json sets to null.
+    config = MappingProxyType({**entry["config"], **dict.fromkeys(entry.get("unset", ()))})
     return Preset(name, entry["title"], entry["source"], config, from_hf_config(config))
 
 
@@ -100,16 +101,69 @@ def model_active_params_of(model: str) -> Result:
     return model_active_params(preset_spec(model))
 
 
-def model_kv_bytes_per_token_of(model: str, dtype: str = "bf16") -> Result:
-    """KV-cache bytes per token of a preset: 2 × n_layers × n_kv_heads × head_dim × bytes(dtype).
+def model_kv_bytes_per_token_of(model: str, dtype: str = "bf16", mla_cache: str = "latent") -> Result:
+    """KV-cache bytes per token of a preset while the context is shorter than every window (every layer
+    grows): 2 × n_layers × n_kv_heads × head_dim × bytes(dtype) for ordinary attention; for MLA the latent
+    plus rotary key per layer (``mla_cache="latent"``) or every head's K and V (``"decompressed"``).
 
     >>> model_kv_bytes_per_token_of("llama-3-8b").value
     131072
+    >>> model_kv_bytes_per_token_of("deepseek-v3").value
+    70272
+    >>> model_kv_bytes_per_token_of("deepseek-v3", mla_cache="decompressed").value
+    4997120
     """
-    from quizzer.core.memory import kv_cache_bytes_per_token
+    from quizzer.core.kv_model import model_kv_bytes_per_token
 
-    spec = preset_spec(model)
-    return kv_cache_bytes_per_token(spec.n_layers, spec.n_kv_heads, spec.head_dim, dtype)
+    return model_kv_bytes_per_token(preset_spec(model), dtype, mla_cache)
+
+
+def model_kv_cache_bytes_of(
+    model: str,
+    seq_len: int,
+    batch: int = 1,
+    dtype: str = "bf16",
+    convention: str = "paper",
+    mla_cache: str = "latent",
+) -> Result:
+    """The exact KV cache of a preset at ``seq_len`` tokens, layer kind by layer kind: full layers keep every
+    token, sliding and chunked layers at most their window (W tokens, or W − 1 with ``convention="hf"``, what
+    transformers' cache holds).
+
+    >>> model_kv_cache_bytes_of("gemma-3-4b", 32768, convention="hf").value
+    792604672
+    >>> model_kv_cache_bytes_of("mistral-7b", 32768).value  # every layer slides: 4096 tokens
+    536870912
+    """
+    from quizzer.core.kv_model import model_kv_cache_bytes
+
+    return model_kv_cache_bytes(preset_spec(model), seq_len, batch, dtype, convention, mla_cache)
+
+
+def model_kv_growth_bytes_per_token_of(model: str, dtype: str = "bf16", mla_cache: str = "latent") -> Result:
+    """KV bytes a preset adds per token once the context is past every window (its full layers only).
+
+    >>> model_kv_growth_bytes_per_token_of("gpt-oss-20b").value
+    24576
+    >>> model_kv_growth_bytes_per_token_of("mistral-7b").value  # every layer slides
+    0
+    """
+    from quizzer.core.kv_model import model_kv_growth_bytes_per_token
+
+    return model_kv_growth_bytes_per_token(preset_spec(model), dtype, mla_cache)
+
+
+def model_kv_window_cap_bytes_of(
+    model: str, dtype: str = "bf16", convention: str = "paper", mla_cache: str = "latent"
+) -> Result:
+    """The fixed size a preset's sliding and chunked layers reach (per sequence).
+
+    >>> model_kv_window_cap_bytes_of("gpt-oss-20b", convention="hf").value
+    3121152
+    """
+    from quizzer.core.kv_model import model_kv_window_cap_bytes
+
+    return model_kv_window_cap_bytes(preset_spec(model), dtype, convention, mla_cache)
 
 
 def model_non_embedding_params_of(model: str) -> Result:

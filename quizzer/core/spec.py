@@ -1,25 +1,39 @@
-"""ModelSpec: a validated, frozen description of a decoder or encoder transformer."""
+"""ModelSpec: a validated, frozen description of a decoder, encoder or encoder-decoder transformer."""
 
 from __future__ import annotations
 
 from quizzer.core.checks import count, one_of
 from quizzer.core.errors import SpecError
+from quizzer.core.layers import expand_pattern, layer_indices, moe_layer_flags
 from quizzer.core.record import Record
 
 MLP_KINDS = ("gelu", "gated")
-NORM_KINDS = ("layernorm", "rmsnorm")
-POSITION_KINDS = ("learned", "rotary", "none")
+NORM_KINDS = ("layernorm", "rmsnorm", "nonparametric")
+POSITION_KINDS = ("learned", "rotary", "none", "alibi", "relative")
+QK_NORM_KINDS = ("none", "head", "projection", "l2")
+NORM_PLACEMENTS = ("pre", "post", "sandwich")
+
+_FLAGS = (
+    "qkv_bias", "out_bias", "mlp_bias", "tie_embeddings", "embedding_norm", "final_norm", "lm_head", "pooler",
+    "router_bias", "qk_norm_bias", "attention_sinks", "parallel_attention", "lm_head_bias", "expert_bias",
+)  # fmt: skip
+_COUNTS = (
+    "n_positions", "type_vocab_size", "n_experts", "experts_per_token", "n_shared_experts", "q_lora_rank",
+    "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "first_dense_layers", "n_encoder_layers",
+    "relative_attention_buckets",
+)  # fmt: skip
 
 
 class ModelSpec(Record):
     """The shapes that decide a transformer's parameter count, FLOPs and KV cache.
 
-    ``n_kv_heads`` defaults to ``n_heads`` (multi-head attention) and ``head_dim`` to ``d_model // n_heads``;
-    after construction both hold their resolved values.
+    ``n_kv_heads`` defaults to ``n_heads`` (multi-head attention), ``head_dim`` to ``d_model // n_heads`` (to
+    ``qk_nope_head_dim + qk_rope_head_dim`` with MLA), ``v_head_dim`` to ``head_dim`` and ``norms_per_layer``
+    to 2 (4 for sandwich norms); after construction they hold their resolved values.
 
     >>> spec = ModelSpec(vocab_size=32000, d_model=4096, n_layers=32, n_heads=32, d_ff=11008)
-    >>> spec.n_kv_heads, spec.head_dim
-    (32, 128)
+    >>> spec.n_kv_heads, spec.head_dim, spec.attention_kinds[:2]
+    (32, 128, ('full', 'full'))
     >>> ModelSpec(vocab_size=8, d_model=64, n_layers=1, n_heads=32, n_kv_heads=6, d_ff=8)
     Traceback (most recent call last):
     ...
@@ -31,21 +45,21 @@ class ModelSpec(Record):
     d_model: int
     """Width of the residual stream."""
     n_layers: int
-    """Transformer blocks."""
+    """Transformer blocks (of the decoder, in an encoder-decoder model)."""
     n_heads: int
     """Query heads per layer."""
     d_ff: int
-    """Hidden width of the MLP (of each expert, unless ``d_ff_expert`` is set)."""
+    """Hidden width of the MLP (of each expert unless ``d_ff_expert`` is set; of a MoE's dense layers)."""
     n_kv_heads: int = None  # type: ignore[assignment]
     """Key/value heads: ``n_heads`` for MHA, 1 for MQA, a divisor of ``n_heads`` for GQA."""
     head_dim: int = None  # type: ignore[assignment]
-    """Width of one head; not always ``d_model // n_heads`` (Gemma-7B: 256 with d_model 3072, 16 heads)."""
+    """Width of one query/key head; not always ``d_model // n_heads`` (Gemma-7B: 256, Qwen3-30B-A3B: 128)."""
     mlp: str = "gated"
     """'gelu': two matrices (up, down; any pointwise activation). 'gated': three (gate, up, down; SwiGLU)."""
     norm: str = "rmsnorm"
-    """'layernorm' (weight and bias, 2·d_model) or 'rmsnorm' (weight only, d_model)."""
+    """'layernorm' (weight and bias: 2·d_model), 'rmsnorm' (weight: d_model), 'nonparametric' (OLMo: 0)."""
     qkv_bias: bool = False
-    """Biases on the query, key and value projections."""
+    """Biases on the query, key and value projections (with MLA: on its down-projections)."""
     out_bias: bool = False
     """Bias on the attention output projection."""
     mlp_bias: bool = False
@@ -53,17 +67,17 @@ class ModelSpec(Record):
     tie_embeddings: bool = False
     """The LM head reuses the token embedding matrix (adds no parameters)."""
     positions: str = "rotary"
-    """'learned' (a table of ``n_positions`` rows), 'rotary' or 'none' (no parameters)."""
+    """'learned' (a table), 'rotary', 'none', 'alibi' (BLOOM: no parameters) or 'relative' (T5's table)."""
     n_positions: int = 0
     """Rows of the learned position table (OPT: max_position_embeddings + 2)."""
     type_vocab_size: int = 0
     """Rows of the token-type (segment) table (BERT: 2)."""
     embedding_norm: bool = False
-    """A norm right after the embeddings (BERT)."""
+    """A norm right after the embeddings (BERT, BLOOM)."""
     final_norm: bool = True
-    """A norm after the last layer (pre-norm decoders; BERT's post-norm layers have none)."""
-    norms_per_layer: int = 2
-    """Norms inside each layer (before attention and before the MLP, or after them for post-norm)."""
+    """A norm after the last layer (of each stack; BERT's post-norm layers have none)."""
+    norms_per_layer: int = None  # type: ignore[assignment]
+    """d_model-wide norms inside each layer: 2 by default, 4 for sandwich norms, 1 for GPT-J's shared one."""
     lm_head: bool = True
     """The model ends in a vocabulary projection (BERT's base model does not)."""
     pooler: bool = False
@@ -73,22 +87,117 @@ class ModelSpec(Record):
     experts_per_token: int = 0
     """Routed experts each token uses (top-k)."""
     n_shared_experts: int = 0
-    """Experts every token uses (DeepSeek-style), each of width ``d_ff_expert``."""
+    """Experts every token uses (DeepSeek, Llama 4), each of width ``d_ff_shared``."""
     d_ff_expert: int = None  # type: ignore[assignment]
-    """Hidden width of one expert; defaults to ``d_ff``."""
+    """Hidden width of one routed expert; defaults to ``d_ff``."""
     router_bias: bool = False
-    """A bias on the router's logits."""
+    """A bias on the router's logits (gpt-oss)."""
     sliding_window: int | None = None
-    """Attention window in tokens: the KV cache holds at most this many tokens per sequence."""
+    """Window of the 'sliding' layers in tokens; with no ``layer_types`` every layer slides (Mistral 7B)."""
+    layer_types: tuple[str, ...] = ()
+    """Attention kind of each layer ('full', 'sliding', 'chunked'): n_layers entries or a shorter pattern
+    repeated (Gemma 3: five 'sliding' then one 'full'; gpt-oss: 'sliding', 'full')."""
+    attention_chunk_size: int | None = None
+    """Chunk of the 'chunked' layers in tokens (Llama 4: 8192): a token attends within its aligned chunk."""
+    nope_layers: tuple[int, ...] = ()
+    """Layers without positional encoding (Llama 4: every 4th layer, its full-attention layers)."""
+    qk_norm: str = "none"
+    """Norms on queries and keys: 'head' (one head_dim-wide weight each, shared by the heads: Qwen3, Gemma 3),
+    'projection' (over all heads, n_heads·head_dim and n_kv_heads·head_dim: OLMo 2), 'l2' (no weights:
+    Llama 4)."""
+    qk_norm_bias: bool = False
+    """The q/k norms also have biases (Phi-2's qk_layernorm)."""
+    attention_sinks: bool = False
+    """One learned sink logit per head and layer in the softmax (gpt-oss): n_heads parameters per layer."""
+    v_head_dim: int = None  # type: ignore[assignment]
+    """Width of one value head; defaults to ``head_dim`` (MLA: 128 while q/k heads are 192 wide)."""
+    q_lora_rank: int = 0
+    """MLA: rank of the query down-projection; 0 projects queries directly (DeepSeek-V2-Lite)."""
+    kv_lora_rank: int = 0
+    """MLA: width of the compressed key/value latent (DeepSeek-V3: 512); 0 means ordinary attention."""
+    qk_rope_head_dim: int = 0
+    """MLA: width of the decoupled rotary key, shared by the heads and cached beside the latent (64)."""
+    qk_nope_head_dim: int = 0
+    """MLA: width of the part of each q/k head without rotary positions (128)."""
+    norm_placement: str = "pre"
+    """'pre' (before attention and MLP), 'post' (after them: BERT, OLMo 2) or 'sandwich' (both: Gemma 2/3)."""
+    parallel_attention: bool = False
+    """Attention and MLP read the same input (GPT-J, Falcon, Phi-2): often one norm for both."""
+    lm_head_bias: bool = False
+    """A bias on the LM head (GPT-J, Phi-2): vocab_size more parameters."""
+    d_ff_shared: int = None  # type: ignore[assignment]
+    """Hidden width of one shared expert; defaults to ``d_ff_expert``."""
+    expert_bias: bool = False
+    """Biases on every expert's projections (gpt-oss)."""
+    first_dense_layers: int = 0
+    """The first k layers of a MoE have a dense MLP of width d_ff (DeepSeek's first_k_dense_replace: 3)."""
+    moe_layer_step: int = 1
+    """Experts on every k-th layer, layer i when (i + 1) % k == 0 (Llama 4's interleave_moe_layer_step)."""
+    moe_layers: tuple[int, ...] = ()
+    """The layers with experts, listed; overrides first_dense_layers and moe_layer_step (Qwen3-MoE's
+    mlp_only_layers are the others)."""
+    n_encoder_layers: int = 0
+    """Layers of an encoder stack before the decoder (T5); the decoder's layers then add cross-attention."""
+    relative_attention_buckets: int = 0
+    """T5's relative-position buckets: a buckets × n_heads bias table in the first layer of each stack."""
 
     def __post_init__(self) -> None:
         for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff"):
             object.__setattr__(self, name, count(name, getattr(self, name)))
+        for name in _FLAGS:
+            if not isinstance(getattr(self, name), bool):
+                raise SpecError(f"{name} ({getattr(self, name)!r}) must be true or false")
+        for name in _COUNTS:
+            object.__setattr__(self, name, count(name, getattr(self, name), 0))
+        self._check_heads()
+        one_of("mlp", self.mlp, MLP_KINDS)
+        one_of("norm", self.norm, NORM_KINDS)
+        one_of("positions", self.positions, POSITION_KINDS)
+        one_of("qk_norm", self.qk_norm, QK_NORM_KINDS)
+        one_of("norm_placement", self.norm_placement, NORM_PLACEMENTS)
+        if self.norms_per_layer is None:
+            object.__setattr__(self, "norms_per_layer", 4 if self.norm_placement == "sandwich" else 2)
+        object.__setattr__(self, "norms_per_layer", count("norms_per_layer", self.norms_per_layer, 0))
+        if self.positions == "learned" and self.n_positions == 0:
+            raise SpecError("n_positions (0) must be positive when positions is 'learned'")
+        if self.positions != "learned" and self.n_positions:
+            raise SpecError(
+                f"n_positions ({self.n_positions}) must be 0 when positions is {self.positions!r} "
+                "(only a learned table has parameters)"
+            )
+        if (self.positions == "relative") != (self.relative_attention_buckets > 0):
+            raise SpecError(
+                "relative_attention_buckets must be positive exactly when positions is 'relative'"
+            )
+        if self.tie_embeddings and not self.lm_head:
+            raise SpecError("tie_embeddings (true) needs lm_head (false): there is no head to tie")
+        if self.lm_head_bias and not self.lm_head:
+            raise SpecError("lm_head_bias (true) needs lm_head (false): there is no head")
+        if self.qk_norm_bias and self.qk_norm in ("none", "l2"):
+            raise SpecError(f"qk_norm_bias (true) needs q/k norms with weights, not qk_norm {self.qk_norm!r}")
+        self._check_experts()
+        self._check_layers()
+
+    def _check_heads(self) -> None:
         if self.n_kv_heads is None:
             object.__setattr__(self, "n_kv_heads", self.n_heads)
         object.__setattr__(self, "n_kv_heads", count("n_kv_heads", self.n_kv_heads))
         if self.n_heads % self.n_kv_heads:
             raise SpecError(f"n_heads ({self.n_heads}) must be divisible by n_kv_heads ({self.n_kv_heads})")
+        if self.kv_lora_rank:
+            rope, nope = self.qk_rope_head_dim, self.qk_nope_head_dim
+            if not rope or not nope:
+                raise SpecError("MLA (kv_lora_rank > 0) needs qk_rope_head_dim and qk_nope_head_dim > 0")
+            if self.head_dim not in (None, rope + nope):
+                raise SpecError(
+                    f"head_dim ({self.head_dim}) of an MLA model must be qk_nope_head_dim + qk_rope_head_dim "
+                    f"({nope} + {rope})"
+                )
+            if self.n_kv_heads != self.n_heads:
+                raise SpecError(f"n_kv_heads ({self.n_kv_heads}) of an MLA model must equal n_heads")
+            object.__setattr__(self, "head_dim", rope + nope)
+        elif self.q_lora_rank or self.qk_rope_head_dim or self.qk_nope_head_dim:
+            raise SpecError("q_lora_rank, qk_rope_head_dim and qk_nope_head_dim need MLA (kv_lora_rank > 0)")
         if self.head_dim is None:
             if self.d_model % self.n_heads:
                 raise SpecError(
@@ -97,61 +206,89 @@ class ModelSpec(Record):
                 )
             object.__setattr__(self, "head_dim", self.d_model // self.n_heads)
         object.__setattr__(self, "head_dim", count("head_dim", self.head_dim))
-        one_of("mlp", self.mlp, MLP_KINDS)
-        one_of("norm", self.norm, NORM_KINDS)
-        one_of("positions", self.positions, POSITION_KINDS)
-        for name in (
-            "qkv_bias",
-            "out_bias",
-            "mlp_bias",
-            "tie_embeddings",
-            "embedding_norm",
-            "final_norm",
-            "lm_head",
-            "pooler",
-            "router_bias",
-        ):
-            if not isinstance(getattr(self, name), bool):
-                raise SpecError(f"{name} ({getattr(self, name)!r}) must be true or false")
-        for name in (
-            "n_positions",
-            "type_vocab_size",
-            "norms_per_layer",
-            "n_experts",
-            "experts_per_token",
-            "n_shared_experts",
-        ):
-            object.__setattr__(self, name, count(name, getattr(self, name), 0))
-        if self.positions == "learned" and self.n_positions == 0:
-            raise SpecError("n_positions (0) must be positive when positions is 'learned'")
-        if self.positions != "learned" and self.n_positions:
-            raise SpecError(
-                f"n_positions ({self.n_positions}) must be 0 when positions is {self.positions!r} "
-                "(only a learned table has parameters)"
-            )
-        if self.tie_embeddings and not self.lm_head:
-            raise SpecError("tie_embeddings (true) needs lm_head (false): there is no head to tie")
-        self._check_experts()
-        if self.sliding_window is not None:
-            object.__setattr__(self, "sliding_window", count("sliding_window", self.sliding_window))
+        if self.v_head_dim is None:
+            object.__setattr__(self, "v_head_dim", self.head_dim)
+        object.__setattr__(self, "v_head_dim", count("v_head_dim", self.v_head_dim))
 
     def _check_experts(self) -> None:
         if self.d_ff_expert is None:
             object.__setattr__(self, "d_ff_expert", self.d_ff)
         object.__setattr__(self, "d_ff_expert", count("d_ff_expert", self.d_ff_expert))
+        if self.d_ff_shared is None:
+            object.__setattr__(self, "d_ff_shared", self.d_ff_expert)
+        object.__setattr__(self, "d_ff_shared", count("d_ff_shared", self.d_ff_shared))
+        object.__setattr__(self, "moe_layer_step", count("moe_layer_step", self.moe_layer_step))
+        object.__setattr__(self, "moe_layers", layer_indices("moe_layers", self.moe_layers, self.n_layers))
         if self.n_experts == 0:
-            if self.experts_per_token or self.n_shared_experts or self.router_bias:
+            if self.experts_per_token or self.n_shared_experts or self.router_bias or self.expert_bias:
                 raise SpecError(
-                    "experts_per_token, n_shared_experts and router_bias need n_experts > 0 "
+                    "experts_per_token, n_shared_experts, router_bias and expert_bias need n_experts > 0 "
                     "(a dense model has no router)"
                 )
+            if self.first_dense_layers or self.moe_layers or self.moe_layer_step != 1:
+                raise SpecError("first_dense_layers, moe_layers and moe_layer_step need n_experts > 0")
         elif not 1 <= self.experts_per_token <= self.n_experts:
             raise SpecError(
                 f"experts_per_token ({self.experts_per_token}) must be between 1 and "
                 f"n_experts ({self.n_experts})"
             )
+        elif not any(self.moe_flags):
+            raise SpecError(
+                f"no layer has experts (first_dense_layers {self.first_dense_layers}, "
+                f"moe_layer_step {self.moe_layer_step}, n_layers {self.n_layers})"
+            )
+
+    def _check_layers(self) -> None:
+        for name in ("sliding_window", "attention_chunk_size"):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, count(name, getattr(self, name)))
+        object.__setattr__(self, "layer_types", tuple(self.layer_types))
+        kinds = self.attention_kinds
+        if "sliding" in kinds and self.sliding_window is None:
+            raise SpecError("layer_types has 'sliding' layers but sliding_window is not set")
+        if "chunked" in kinds and self.attention_chunk_size is None:
+            raise SpecError("layer_types has 'chunked' layers but attention_chunk_size is not set")
+        object.__setattr__(self, "nope_layers", layer_indices("nope_layers", self.nope_layers, self.n_layers))
 
     @property
     def is_moe(self) -> bool:
         """True for a mixture of experts."""
         return self.n_experts > 0
+
+    @property
+    def is_mla(self) -> bool:
+        """True for multi-head latent attention (DeepSeek-V2/V3, Kimi K2)."""
+        return self.kv_lora_rank > 0
+
+    @property
+    def is_encoder_decoder(self) -> bool:
+        """True when an encoder stack precedes the decoder (T5)."""
+        return self.n_encoder_layers > 0
+
+    @property
+    def attention_kinds(self) -> tuple[str, ...]:
+        """The attention kind of every (decoder) layer: the pattern expanded, or all 'sliding' / all 'full'.
+
+        >>> ModelSpec(vocab_size=8, d_model=64, n_layers=4, n_heads=4, d_ff=8, sliding_window=128,
+        ...           layer_types=("sliding", "full")).attention_kinds
+        ('sliding', 'full', 'sliding', 'full')
+        """
+        if self.layer_types:
+            return expand_pattern("layer_types", self.layer_types, self.n_layers)
+        return ("sliding" if self.sliding_window is not None else "full",) * self.n_layers
+
+    @property
+    def moe_flags(self) -> tuple[bool, ...]:
+        """For every (decoder) layer, whether its MLP is a set of experts.
+
+        >>> ModelSpec(vocab_size=8, d_model=64, n_layers=4, n_heads=4, d_ff=8, n_experts=4,
+        ...           experts_per_token=1, first_dense_layers=1).moe_flags
+        (False, True, True, True)
+        """
+        if not self.is_moe:
+            return (False,) * self.n_layers
+        return moe_layer_flags(self.n_layers, self.moe_layers, self.first_dense_layers, self.moe_layer_step)
+
+    def window_of(self, kind: str) -> int | None:
+        """The tokens a layer of this attention kind keeps: its window or chunk, None for full attention."""
+        return {"sliding": self.sliding_window, "chunked": self.attention_chunk_size}.get(kind)

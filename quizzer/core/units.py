@@ -34,59 +34,129 @@ class Unit(StrEnum):
     TOKENS_PER_S = "tokens/s"
 
 
-#: Storage size in bits of one element of each dtype name quizzer accepts.
+#: Storage size in bits of one element of each plain dtype name quizzer accepts. Scales are not counted:
+#: "fp8", "int4" and "nf4" are the elements alone (a per-tensor constant is counted as 0); the block-scaled
+#: formats, whose scales are part of the format, are in ``BLOCK_SCALED``.
 DTYPE_BITS: dict[str, int] = {
     "fp32": 32,
     "tf32": 32,  # stored as fp32; tf32 only changes the matmul precision
     "fp16": 16,
     "bf16": 16,
-    "fp8": 8,
+    "fp8": 8,  # either fp8 encoding (E4M3 or E5M2)
+    "fp8_e4m3": 8,  # OCP OFP8 E4M3 (torch.float8_e4m3fn): max 448
+    "fp8_e5m2": 8,  # OCP OFP8 E5M2 (torch.float8_e5m2): max 57344
     "int8": 8,
+    "fp6": 6,  # either fp6 encoding (E2M3 or E3M2), packed 4 values per 3 bytes
+    "fp6_e2m3": 6,
+    "fp6_e3m2": 6,
     "int4": 4,
     "nf4": 4,
+    "fp4": 4,  # bare E2M1 values, no scales: mxfp4 and nvfp4 are the scaled formats
+    "fp4_e2m1": 4,
+}
+
+#: Block-scaled formats: (element bits, scale bits, values per scale). One value costs element + scale / block
+#: bits, exactly: mxfp4 4 + 8/32 = 4.25 and nvfp4 4 + 8/16 = 4.5 (OCP Microscaling Formats v1.0 spec; NVIDIA,
+#: "Introducing NVFP4", 2025). NVFP4's one fp32 scale per tensor is per tensor, not per value: it is not in
+#: these bits (``quizzer.core.blockscaled.block_scaled_bytes`` adds it given a tensor count).
+BLOCK_SCALED: dict[str, tuple[int, int, int]] = {
+    "mxfp4": (4, 8, 32),  # E2M1 values, one E8M0 (power-of-two) scale per 32
+    "mxfp6": (6, 8, 32),  # E2M3 or E3M2 values, one E8M0 scale per 32
+    "mxfp8": (8, 8, 32),  # E4M3 or E5M2 values, one E8M0 scale per 32
+    "mxint8": (8, 8, 32),  # 8-bit integers, one E8M0 scale per 32
+    "nvfp4": (4, 8, 16),  # E2M1 values, one FP8 E4M3 scale per 16 (+ one fp32 per tensor)
 }
 
 
-def dtype_bits(dtype: str) -> int:
-    """Bits per element of ``dtype``.
+def dtype_names() -> list[str]:
+    """Every dtype name quizzer accepts, plain and block-scaled, sorted.
 
-    >>> dtype_bits("bf16"), dtype_bits("int4")
-    (16, 4)
+    >>> "bf16" in dtype_names(), "mxfp4" in dtype_names()
+    (True, True)
     """
-    try:
-        return DTYPE_BITS[dtype]
-    except KeyError:
-        raise UnknownNameError(unknown_name_message("dtype", dtype, DTYPE_BITS)) from None
+    return sorted([*DTYPE_BITS, *BLOCK_SCALED])
+
+
+def check_dtype(dtype: str) -> str:
+    """``dtype`` if quizzer knows it, else an ``UnknownNameError`` with a close match (cheap: no imports).
+
+    >>> check_dtype("nvfp4")
+    'nvfp4'
+    """
+    if dtype in DTYPE_BITS or dtype in BLOCK_SCALED:
+        return dtype
+    raise UnknownNameError(unknown_name_message("dtype", dtype, dtype_names()))
+
+
+def dtype_bits_ratio(dtype: str) -> tuple[int, int]:
+    """Bits per element of ``dtype`` as an exact (numerator, denominator) pair of ints.
+
+    Plain dtypes give (bits, 1); a block-scaled format gives (element × block + scale) / block in lowest
+    terms, so that integer arithmetic stays exact without importing ``fractions``.
+
+    >>> dtype_bits_ratio("bf16"), dtype_bits_ratio("mxfp4"), dtype_bits_ratio("nvfp4")
+    ((16, 1), (17, 4), (9, 2))
+    """
+    bits = DTYPE_BITS.get(dtype)
+    if bits is not None:
+        return bits, 1
+    block = BLOCK_SCALED.get(check_dtype(dtype))
+    assert block is not None  # check_dtype raised otherwise
+    element_bits, scale_bits, block_size = block
+    numerator = element_bits * block_size + scale_bits
+    common = math.gcd(numerator, block_size)
+    return numerator // common, block_size // common
+
+
+def dtype_bits(dtype: str) -> int | Fraction:
+    """Bits per element of ``dtype``: an ``int`` for plain dtypes, an exact ``Fraction`` for block-scaled.
+
+    >>> dtype_bits("bf16"), dtype_bits("int4"), dtype_bits("mxfp4"), dtype_bits("nvfp4")
+    (16, 4, Fraction(17, 4), Fraction(9, 2))
+    """
+    numerator, denominator = dtype_bits_ratio(dtype)
+    if denominator == 1:
+        return numerator
+    from fractions import Fraction  # only for block-scaled formats: `quizzer count` at bf16 never pays for it
+
+    return Fraction(numerator, denominator)
 
 
 def dtype_bytes(dtype: str) -> Fraction:
-    """Bytes per element of ``dtype`` as an exact fraction (int4 is 1/2).
+    """Bytes per element of ``dtype`` as an exact fraction (int4 is 1/2, mxfp4 17/32).
 
-    >>> dtype_bytes("fp32"), dtype_bytes("int4")
-    (Fraction(4, 1), Fraction(1, 2))
+    >>> dtype_bytes("fp32"), dtype_bytes("int4"), dtype_bytes("mxfp4")
+    (Fraction(4, 1), Fraction(1, 2), Fraction(17, 32))
     """
     from fractions import Fraction  # not at import time: it costs ~4 ms of `quizzer count`'s cold start
 
-    return Fraction(dtype_bits(dtype), 8)
+    numerator, denominator = dtype_bits_ratio(dtype)
+    return Fraction(numerator, 8 * denominator)
 
 
 def elements_bytes(n_elements: int, dtype: str) -> int:
-    """Bytes to store ``n_elements`` of ``dtype``, sub-byte dtypes packed and rounded up to whole bytes.
+    """Bytes to store ``n_elements`` of ``dtype``: ⌈n × bits / 8⌉, sub-byte and block-scaled dtypes packed.
 
-    >>> elements_bytes(7, "int4"), elements_bytes(3, "bf16")
-    (4, 6)
+    Block-scaled formats count their block scales at element + scale / block bits per value (exact when the
+    tensors' rows are whole blocks, as in released checkpoints); NVFP4's fp32 per-tensor scale is left out.
+
+    >>> [elements_bytes(n, dtype) for n, dtype in ((7, "int4"), (3, "bf16"), (64, "mxfp4"), (32, "nvfp4"))]
+    [4, 6, 34, 18]
     """
-    return -(-n_elements * dtype_bits(dtype) // 8)
+    numerator, denominator = dtype_bits_ratio(dtype)
+    return -(-n_elements * numerator // (8 * denominator))
 
 
 def dtype_bytes_text(dtype: str) -> str:
-    """Bytes per element for a derivation: "2", "0.5".
+    """Bytes per element for a derivation: "2", "0.5", "0.53125".
 
-    >>> dtype_bytes_text("bf16"), dtype_bytes_text("int4")
-    ('2', '0.5')
+    >>> dtype_bytes_text("bf16"), dtype_bytes_text("int4"), dtype_bytes_text("mxfp4"), dtype_bytes_text("fp6")
+    ('2', '0.5', '0.53125', '0.75')
     """
-    bits = dtype_bits(dtype)
-    return str(bits // 8) if bits % 8 == 0 else f"{bits / 8:g}"
+    numerator, denominator = dtype_bits_ratio(dtype)
+    if numerator % (8 * denominator) == 0:
+        return str(numerator // (8 * denominator))
+    return f"{numerator / (8 * denominator):g}"
 
 
 def unknown_name_message(kind: str, name: str, known: object) -> str:

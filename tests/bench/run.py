@@ -276,6 +276,7 @@ def main() -> int:
     quizzer = str(BIN / "quizzer")
     commands = {
         "quizzer count llama-3-8b --json": ([quizzer, "count", "llama-3-8b", "--json"], 5.0),
+        "quizzer count deepseek-v3 --json": ([quizzer, "count", "deepseek-v3", "--json"], 5.0),
         "quizzer show embedding-table-params --json": (
             [quizzer, "show", "embedding-table-params#1", "--json"],
             5.0,

@@ -16,8 +16,10 @@ def test_required_model_types_are_supported() -> None:
 
 
 def test_unknown_type_lists_supported() -> None:
-    with pytest.raises(ConfigError, match=r"unsupported model_type 'falcon'; supported: bert, gemma, gpt2"):
-        from_hf_config({"model_type": "falcon", "hidden_size": 8})
+    with pytest.raises(
+        ConfigError, match=r"unsupported model_type 'mamba'; supported: bert, bloom, deepseek_v2"
+    ):
+        from_hf_config({"model_type": "mamba", "hidden_size": 8})
 
 
 def test_missing_type() -> None:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from quizzer.core.blockscaled import block_scaled_bits_per_value, block_scaled_bytes
 from quizzer.core.errors import SpecError
 from quizzer.core.quant import quant_bits_per_param, quant_overhead_bits_per_param, quantized_weights_bytes
 from quizzer.core.units import Unit
@@ -54,6 +55,13 @@ def test_weight_bytes_of_a_7b_int4_model() -> None:
 
 def test_sub_byte_totals_round_up() -> None:
     assert quantized_weights_bytes(3, 4).value == 2  # 1.5 bytes stored in 2
+
+
+def test_mx_formats_are_group_quantization_with_an_8_bit_scale() -> None:
+    # OCP MX v1.0: MXFP4 is 4-bit values sharing an 8-bit scale per 32; NVFP4 the same per 16.
+    assert quant_bits_per_param(4, 32, 8).value == block_scaled_bits_per_value("mxfp4").value == 4.25
+    assert quant_bits_per_param(4, 16, 8).value == block_scaled_bits_per_value("nvfp4").value == 4.5
+    assert quant_overhead_bits_per_param(32, 8).value == 0.25
 
 
 def test_per_tensor_has_no_overhead() -> None:
@@ -122,6 +130,12 @@ def test_bytes_bound_the_exact_size(n: int, b: int, g: int, s: int) -> None:
     stored = quantized_weights_bytes(n, b, g, s).value
     assert isinstance(stored, int)
     assert (stored - 1) * 8 < exact_bits <= stored * 8
+
+
+@given(st.integers(min_value=1, max_value=10**10))
+def test_group_quant_bytes_equal_mxfp4_bytes_for_whole_blocks(n_blocks: int) -> None:
+    n = 32 * n_blocks
+    assert quantized_weights_bytes(n, 4, 32, 8).value == block_scaled_bytes(n, "mxfp4").value
 
 
 @given(n_params, bits, groups, scales, st.sampled_from([0, 4]), st.sampled_from([0, 256]))

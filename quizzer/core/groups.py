@@ -1,0 +1,121 @@
+"""Layer groups: the layers grouped by shape (encoder, dense and MoE decoder layers), counted per layer."""
+
+from __future__ import annotations
+
+from quizzer.core.attention import cross_attention, layer_attention, layer_norms
+from quizzer.core.experts import moe_mlp_params, moe_parts
+from quizzer.core.layers import layer_ranges
+from quizzer.core.params import mlp_params
+from quizzer.core.record import Record
+from quizzer.core.spec import ModelSpec
+from quizzer.core.trace import Result
+
+
+class LayerGroup(Record):
+    """Layers of one shape: a stack ('encoder', 'decoder') and an MLP kind ('dense', 'moe')."""
+
+    stack: str
+    mlp_kind: str
+    layers: tuple[int, ...]
+    attention: int
+    """Self-attention plus, in a decoder with an encoder, cross-attention."""
+    cross_attention: int
+    mlp: int
+    mlp_active: int
+    norm: int
+    router: int = 0
+    expert: int = 0
+    """One routed expert."""
+    routed_experts: int = 0
+    shared_experts: int = 0
+
+    @property
+    def count(self) -> int:
+        return len(self.layers)
+
+    @property
+    def total(self) -> int:
+        """One layer's parameters."""
+        return self.attention + self.mlp + self.norm
+
+    @property
+    def layer_range(self) -> str:
+        """The layers as ranges ('0-2', '1,3,5')."""
+        return layer_ranges(self.layers)
+
+
+def group_mlp(spec: ModelSpec, moe: bool) -> tuple[Result, Result]:
+    if not moe:
+        dense = mlp_params(spec.d_model, spec.d_ff, spec.mlp == "gated", spec.mlp_bias)
+        return dense, dense
+    return moe_mlp_params(
+        spec.d_model,
+        spec.d_ff_expert,
+        spec.n_experts,
+        spec.experts_per_token,
+        spec.mlp == "gated",
+        spec.n_shared_experts,
+        spec.router_bias,
+        d_ff_shared=spec.d_ff_shared,
+        expert_bias=spec.expert_bias,
+    )
+
+
+def layer_groups(spec: ModelSpec) -> tuple[LayerGroup, ...]:
+    """The layers of ``spec`` grouped by shape: encoder layers, then the decoder's dense and MoE layers.
+
+    >>> spec = ModelSpec(vocab_size=8, d_model=64, n_layers=4, n_heads=4, d_ff=256, n_experts=4,
+    ...                  experts_per_token=1, first_dense_layers=1)
+    >>> [(g.mlp_kind, g.layer_range) for g in layer_groups(spec)]
+    [('dense', '0'), ('moe', '1-3')]
+    """
+    attention = layer_attention(spec).value
+    groups: list[LayerGroup] = []
+    if spec.is_encoder_decoder:
+        mlp = group_mlp(spec, False)[0].value
+        norm = layer_norms(spec).value
+        groups.append(
+            LayerGroup("encoder", "dense", tuple(range(spec.n_encoder_layers)), attention, 0, mlp, mlp, norm)
+        )
+    stack = "decoder" if spec.lm_head or spec.is_encoder_decoder else "encoder"  # BERT's layers: an encoder
+    cross = cross_attention(spec).value if spec.is_encoder_decoder else 0
+    norm = layer_norms(spec, cross=spec.is_encoder_decoder).value
+    flags = spec.moe_flags
+    for moe in (False, True):
+        layers = tuple(i for i, flag in enumerate(flags) if flag == moe)
+        if not layers:
+            continue
+        total, active = group_mlp(spec, moe)
+        extra: dict[str, int] = {}
+        if moe:
+            parts = moe_parts(
+                spec.d_model,
+                spec.d_ff_expert,
+                spec.n_experts,
+                spec.experts_per_token,
+                spec.mlp == "gated",
+                spec.n_shared_experts,
+                spec.router_bias,
+                d_ff_shared=spec.d_ff_shared,
+                expert_bias=spec.expert_bias,
+            )
+            extra = dict(
+                router=parts.router,
+                expert=parts.expert,
+                routed_experts=parts.routed,
+                shared_experts=parts.shared,
+            )
+        kind = "moe" if moe else "dense"
+        groups.append(
+            LayerGroup(
+                stack, kind, layers, attention + cross, cross, total.value, active.value, norm, **extra
+            )
+        )
+    encoder = groups[:1] if spec.is_encoder_decoder else []
+    return (*encoder, *sorted(groups[len(encoder) :], key=lambda g: g.layers[0]))
+
+
+def relative_tables(spec: ModelSpec) -> int:
+    """T5's relative-position bias tables: buckets × n_heads in the first layer of each stack."""
+    stacks = 2 if spec.is_encoder_decoder else 1
+    return stacks * spec.relative_attention_buckets * spec.n_heads
