@@ -143,6 +143,12 @@ def _study(p: Parser) -> None:
 def _check(p: Parser) -> None:
     p.add_argument("paths", nargs="*", metavar="PATH", help="folders or files (default: every loaded pack)")
     p.add_argument("--seeds", type=int, default=100, metavar="N", help="instances per template (default 100)")
+    p.add_argument(
+        "--no-omissions",
+        action="store_true",
+        help="leave out the omission lint (steps that can be left out and still grade correct, "
+        "or close with no mistake naming them), which runs by default",
+    )
 
 
 def _stats(p: Parser) -> None:

@@ -98,7 +98,8 @@ def test_show_no_answer_hides_it(capsys: pytest.CaptureFixture[str]) -> None:
     text = capsys.readouterr().out
     assert "32,000" in text
     assert "16,384,000" not in text
-    assert "Answer" not in text
+    assert "Answer:" not in text
+    assert "Worked explanation" not in text
 
 
 def test_overrides_outside_the_drawn_range(capsys: pytest.CaptureFixture[str]) -> None:
@@ -314,3 +315,80 @@ def test_plain_skips_a_template_whose_instance_cannot_be_made(tmp_path: Path) ->
     )
     assert proc.returncode == 0, proc.stderr
     assert "What is" in proc.stdout
+
+
+KV_PER_TOKEN = ["show", "kv-cache-bytes#3", "--set", "seq_len=1", "--set", "batch=1"]
+KV_WARNING = (
+    "quizzer: warning: outside this template's usual range: "
+    "kv_cache_bytes(n_layers, n_kv_heads, head_dim, seq_len, batch, dtype) >= 2 ** 30"
+)
+
+
+def test_show_poses_own_numbers_outside_the_range_with_a_warning() -> None:
+    proc = run(*KV_PER_TOKEN)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.strip().splitlines() == [KV_WARNING]
+    assert "a batch of 1 sequence;" in proc.stdout
+    assert "1 token already" in proc.stdout
+    assert "Answer: " in proc.stdout
+
+
+def test_show_json_carries_the_warnings_and_the_new_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    data = out_json(capsys, *KV_PER_TOKEN)
+    assert data["warnings"] == [KV_WARNING.removeprefix("quizzer: warning: ")]
+    assert data["variables"]["seq_len"] == 1
+    assert data["tolerance"]["text"] == data["conventions"][-1]
+    assert data["tolerance"]["text"].startswith("Answers within 1% are correct")
+    assert isinstance(data["needed_figures"], int)
+    assert data["grading"]["dtype"] == data["variables"]["dtype"]
+    assert data["grading"]["layers"] == data["variables"]["n_layers"]
+    assert all(m["title"] and m["title"][0].isupper() for m in data["mistakes"])
+    plain = out_json(capsys, "show", "kv-cache-bytes#3")
+    assert plain["warnings"] == []
+    hidden = out_json(capsys, "show", "kv-cache-bytes#3", "--no-answer")
+    assert "needed_figures" not in hidden
+    assert "mistakes" not in hidden
+    assert "tolerance" in hidden
+
+
+def test_show_json_keeps_the_markdown(capsys: pytest.CaptureFixture[str]) -> None:
+    data = out_json(capsys, "show", "kv-cache-bytes#3")
+    assert "**" in data["prompt"]
+    assert "| Step |" in data["explanation"]
+    assert main(["show", "kv-cache-bytes#3"]) == 0
+    text = capsys.readouterr().out
+    assert "**" not in text
+    assert "| Step |" not in text
+
+
+def test_grade_warns_on_own_numbers_and_prints_plain_text() -> None:
+    proc = run("grade", "kv-cache-bytes#3", "2 GiB", "--set", "seq_len=1", "--set", "batch=1")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.strip().splitlines() == [KV_WARNING]
+    assert proc.stdout.count("\n") == 1
+    assert ": wrong" in proc.stdout
+
+
+def test_a_calculation_the_core_refuses_is_a_one_line_error() -> None:
+    proc = run("show", "kv-cache-bytes#3", "--set", "head_dim=0")
+    assert proc.returncode == 2
+    assert "head_dim (0) must be a positive integer" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") == 1
+
+
+def test_check_runs_the_omission_lint_unless_told_not_to(capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from quizzer.commands import check
+
+    lint = str(DATA / "lint" / "omission.toml")
+    args = argparse.Namespace(paths=[lint], questions=[], seeds=5, no_omissions=True)
+    assert check.run(args, argparse.ArgumentParser()) == 0
+    assert capsys.readouterr().out.endswith(": 0 problems\n")
+    assert (
+        check.run(argparse.Namespace(**{**vars(args), "no_omissions": False}), argparse.ArgumentParser()) == 1
+    )
+    out = capsys.readouterr().out
+    assert "leaving out '1.005' (a factor, set to 1) still grades correct at seed 0" in out
+    assert out.endswith(": 2 problems\n")

@@ -39,6 +39,7 @@ COLUMNS = [
     "session",
     "topic",
     "minutes",
+    "mistake_title",
 ]
 
 
@@ -90,6 +91,7 @@ def recorded() -> list[Attempt]:
             verdict="wrong",
             rel_error=0.5,
             mistake="bits-for-bytes",
+            mistake_title="Bits counted as bytes",
             seconds=30.5,
             at=now - 20.5,
             topic="memory",
@@ -140,8 +142,9 @@ def test_stats_text(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None
     assert memory.split()[1:3] == ["2", "0%"]
     assert "0.3 min / 3.0 min" in memory
     assert "1.4 min / 2.0 min" in params  # 84 s against 2 minutes
-    assert "bits-for-bytes" in out
-    assert "kv-cache-bytes" in out.split("bits-for-bytes", 1)[1].splitlines()[0]
+    assert "Bits counted as bytes" in out  # the title, not the id
+    assert "bits-for-bytes" not in out
+    assert "kv-cache-bytes" in out.split("Bits counted as bytes", 1)[1].splitlines()[0]
     assert max(len(line) for line in lines) <= 80
     today = time.strftime("%Y-%m-%d", time.localtime(time.time() - 10.75))
     assert next(line for line in lines if line.strip().startswith(today)).split()[2] == "1/3"
@@ -169,7 +172,14 @@ def test_stats_json(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None
     ]
     assert data["topics"][0]["median_seconds"] == pytest.approx(17.75)
     assert data["topics"][0]["median_expected_seconds"] == pytest.approx(180.0)
-    assert data["mistakes"] == [{"name": "bits-for-bytes", "count": 1, "template_ids": ["kv-cache-bytes"]}]
+    assert data["mistakes"] == [
+        {
+            "name": "bits-for-bytes",
+            "count": 1,
+            "template_ids": ["kv-cache-bytes"],
+            "title": "Bits counted as bytes",
+        }
+    ]
     assert len(data["days"]) == 5
     assert sum(d["attempts"] for d in data["days"]) == 3
 

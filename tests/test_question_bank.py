@@ -1,7 +1,8 @@
-"""Properties of every template in questions/, over arbitrary seeds: generation, rendering and grading."""
+"""Properties of every template in questions/, over arbitrary seeds: generation, rendering, grading, text."""
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from functools import cache
@@ -13,6 +14,9 @@ from hypothesis import strategies as st
 from quizzer.bank.loader import Bank, load_bank
 from quizzer.bank.render import Instance, generate
 from quizzer.bank.schema import Template
+from quizzer.cli import main
+from quizzer.commands.plain import _drill
+from quizzer.core import CALCULATORS
 from quizzer.core.trace import num
 from quizzer.core.units import (
     Unit,
@@ -26,7 +30,7 @@ from quizzer.core.units import (
     format_sig,
 )
 from quizzer.paths import questions_dir
-from quizzer.session.drill import grade_instance
+from quizzer.session.drill import DrillSession, grade_instance
 
 COUNT_UNITS = {Unit.PARAMS, Unit.TOKENS, Unit.PATCHES, Unit.COUNT, Unit.FLOPS, Unit.MACS, Unit.GPU_HOURS}
 EXACT_INT_UNITS = {Unit.PARAMS, Unit.PATCHES}
@@ -70,10 +74,11 @@ def written_forms(instance: Instance) -> list[str]:
 
 
 def written(instance: Instance, value: float) -> str:
-    """``value`` written precisely with an explicit unit (a ratio as a percentage)."""
-    if instance.unit == Unit.RATIO:
-        return f"{format_sig(100 * value, 10)}%"
-    return f"{format_sci(value, 10)} {instance.unit}"
+    """``value`` written precisely (ten significant figures, trailing zeros kept: 1370 is "1.370000000e3",
+    not the three figures of "1.37e3") with an explicit unit; a ratio as a percentage."""
+    shown = 100 * value if instance.unit == Unit.RATIO else value
+    mantissa, _, exponent = f"{shown:.9e}".partition("e")
+    return f"{mantissa}e{int(exponent)}" + ("%" if instance.unit == Unit.RATIO else f" {instance.unit}")
 
 
 def far_away(instance: Instance) -> float:
@@ -155,6 +160,25 @@ def test_written_forms_grade_right_and_far_answers_do_not(template_id: str, seed
     assert far.kind not in RIGHT, far.message
 
 
+def shown_forms(display: str) -> list[str]:
+    """The answer as the student reads it: "44.3 days"; "16,384,000 params (16.4M)" gives both forms;
+    "N bytes (15.6 GiB = 16.8 GB)" gives the bytes and each prefixed form."""
+    whole, _, inside = display.partition(" (")
+    return [whole, *(part.strip() for part in inside.rstrip(")").split(" = ") if part.strip())]
+
+
+@pytest.mark.parametrize("template_id", template_ids())
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=15)
+@given(seed=seeds)
+def test_the_answer_as_shown_grades_right_when_typed(template_id: str, seed: int) -> None:
+    """What the Answer line shows is never short of the figures the question needs (no "19 GFLOPs" for
+    18.95 on a four-figure question): typed back, every form of it grades right."""
+    instance = generate(bank().get(template_id), seed)
+    for form in shown_forms(instance.display):
+        verdict = grade_instance(instance, form)
+        assert verdict.kind in ("exact", "correct"), (instance.id, instance.display, form, verdict.message)
+
+
 @pytest.mark.parametrize("template_id", template_ids())
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=15)
 @given(seed=seeds)
@@ -167,3 +191,49 @@ def test_each_mistake_grades_as_that_mistake(template_id: str, seed: int) -> Non
         assert verdict.kind not in RIGHT
         assert verdict.mistake == mistake.name, (mistake, verdict.message)
         assert verdict.feedback == mistake.feedback
+
+
+@pytest.mark.parametrize("template_id", template_ids())
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=15)
+@given(seed=seeds)
+def test_every_instance_states_its_tolerance(template_id: str, seed: int) -> None:
+    instance = generate(bank().get(template_id), seed)
+    stated = instance.conventions[-1]
+    assert stated == instance.tolerance_text
+    tol = instance.tolerance
+    if tol.kind == "factor":
+        assert f"within a factor of {tol.value:g}" in stated
+        assert instance.needed_figures is None
+    elif tol.kind == "rel":
+        assert f"within {100 * tol.value:g}%" in stated
+    else:
+        assert "within ±" in stated
+    if instance.needed_figures is not None and instance.needed_figures > 1:
+        assert "significant figures" in stated  # one figure goes without saying
+    assert sum("correct" in c for c in instance.conventions) == 1, "stated once, by the generated sentence"
+
+
+CALL = re.compile(r"\b(" + "|".join(sorted(CALCULATORS, key=len, reverse=True)) + r")\(")
+
+
+def assert_plain(text: str, where: str) -> None:
+    """No Markdown markers and no calculator call in text meant for a terminal."""
+    assert "**" not in text, where
+    assert "`" not in text, where
+    assert not CALL.search(text), (where, CALL.search(text))
+    assert not re.search(r"^#+ ", text, re.MULTILINE), where
+    assert "|---" not in text, where
+
+
+@pytest.mark.parametrize("template_id", template_ids())
+def test_show_and_plain_print_plain_text(
+    template_id: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for seed in (1, 2):
+        assert main(["show", f"{template_id}#{seed}"]) == 0
+        assert_plain(capsys.readouterr().out, f"show {template_id}#{seed}")
+    session = DrillSession(bank(), seed=3, clock=lambda: 0.0, template_id=template_id)
+    answers = [written(session.instance, m.value) for m in session.instance.mistakes[:1]] or ["1"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join([*answers, "1", "", ""]) + "\n"))
+    _drill(session, 3, 2)
+    assert_plain(capsys.readouterr().out, f"plain {template_id}")

@@ -6,17 +6,14 @@ import math
 import random
 from collections.abc import Iterable
 
+from quizzer.bank.derivation import answer_with_derivation
+from quizzer.bank.draw import constraint_schedule, draw_value, expand
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.expr import Budget, BudgetError, ExprError, plain
+from quizzer.bank.lint import OmissionLint, tolerance_problems
 from quizzer.bank.loader import Bank
-from quizzer.bank.render import (
-    _constraint_schedule,
-    _draw,
-    _expand,
-    answer_with_derivation,
-    calculators,
-    generate,
-)
+from quizzer.bank.names import calculators
+from quizzer.bank.render import generate
 from quizzer.bank.schema import Template
 from quizzer.core.record import Record
 from quizzer.grading.grade import is_within
@@ -45,16 +42,18 @@ def acceptance_rate(
     if not template.constraints:
         return 1.0
     rng, fns, passed = random.Random(seed), calculators(), 0
-    schedule = _constraint_schedule(template)
+    schedule = constraint_schedule(template)
     budget = budget or Budget()
     for done in range(draws):
         env: dict[str, object] = {}
         try:
             for var, constraints in zip(template.variables, schedule, strict=False):
                 value = (
-                    plain(var.expr.evaluate(env, fns, budget)) if var.expr is not None else _draw(var, rng)
+                    plain(var.expr.evaluate(env, fns, budget))
+                    if var.expr is not None
+                    else draw_value(var, rng)
                 )
-                _expand(var, value, env)
+                expand(var, value, env)
                 if not all(plain(c.evaluate(env, fns, budget)) for c in constraints):
                     break
             else:
@@ -73,16 +72,21 @@ def acceptance_rate(
     return passed / draws
 
 
-def check_template(template: Template, seeds: Iterable[int]) -> tuple[list[TemplateError], int]:
-    """Problems of one valid template over ``seeds``, and how many instances were generated."""
+def check_template(
+    template: Template, seeds: Iterable[int], *, omissions: bool = False
+) -> tuple[list[TemplateError], int]:
+    """Problems of one valid template over ``seeds``, and how many instances were generated.
+
+    With ``omissions``, the omission lint runs on every instance too (``quizzer check --omissions``).
+    """
 
     def problem(field: str, message: str) -> TemplateError:
         return TemplateError(template.path, template.id, field, message)
 
-    problems: list[TemplateError] = []
+    problems: list[TemplateError] = tolerance_problems(template)
     count = 0
     try:
-        count = _check_seeds(template, seeds, problems)
+        count = _check_seeds(template, seeds, problems, OmissionLint(template) if omissions else None)
     except TemplateError as exc:
         problems.append(exc)
     except Exception as exc:  # a case the checks missed: still this template's problem, never a crash
@@ -90,7 +94,9 @@ def check_template(template: Template, seeds: Iterable[int]) -> tuple[list[Templ
     return problems, count
 
 
-def _check_seeds(template: Template, seeds: Iterable[int], problems: list[TemplateError]) -> int:
+def _check_seeds(
+    template: Template, seeds: Iterable[int], problems: list[TemplateError], lint: OmissionLint | None
+) -> int:
     """Append the problems of ``template`` over ``seeds``; the instances generated."""
 
     def problem(field: str, message: str) -> TemplateError:
@@ -114,6 +120,8 @@ def _check_seeds(template: Template, seeds: Iterable[int], problems: list[Templa
             )
             break
         count += 1
+        if lint is not None:
+            lint.visit(instance, seed)
         value = instance.value
         if not math.isfinite(value) or value <= 0:
             key = ("answer.expr", "value")
@@ -143,6 +151,8 @@ def _check_seeds(template: Template, seeds: Iterable[int], problems: list[Templa
                 problems.append(
                     problem("answer.unit", f"is {template.unit!r} but the calculator returns {unit!r}")
                 )
+    if lint is not None:
+        problems.extend(lint.problems())
     return count
 
 
@@ -150,20 +160,21 @@ def _calculator_unit(template: Template, variables: dict[str, object]) -> str | 
     """The unit of the answer's calculator when the answer is a single call."""
     env: dict[str, object] = {}
     for var in template.variables:
-        _expand(var, variables[var.name], env)
+        expand(var, variables[var.name], env)
     _, steps = answer_with_derivation(template, env, Budget())
     if steps and steps[-1].label != "Answer":
         return steps[-1].unit
     return None
 
 
-def check_bank(bank: Bank, seeds_per_template: int = 100) -> CheckReport:
-    """Every problem in ``bank``: load problems, then each valid template over many seeds."""
+def check_bank(bank: Bank, seeds_per_template: int = 100, *, omissions: bool = False) -> CheckReport:
+    """Every problem in ``bank``: load problems, then each valid template over many seeds (with the
+    omission lint when ``omissions`` is set)."""
     problems: list[TemplateError] = list(bank.problems())
     templates = bank.templates()
     instances = 0
     for template in templates:
-        found, count = check_template(template, range(seeds_per_template))
+        found, count = check_template(template, range(seeds_per_template), omissions=omissions)
         problems.extend(found)
         instances += count
     return CheckReport(tuple(problems), len(templates), instances)

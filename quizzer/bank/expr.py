@@ -108,6 +108,11 @@ class Expr:
     def __repr__(self) -> str:
         return f"Expr({self.source!r})"
 
+    @property
+    def tree(self) -> Any:
+        """The parsed tree (C AST nodes; positions count UTF-8 bytes of ``source``)."""
+        return self._tree
+
     def evaluate(
         self,
         env: Mapping[str, Value],
@@ -129,6 +134,26 @@ class Expr:
     def substitute(self, env: Mapping[str, Value]) -> str:
         """The expression with variables replaced by their values, for a derivation line."""
         return unparse(self._tree, env)
+
+    def describe(
+        self,
+        env: Mapping[str, Value],
+        functions: Mapping[str, Callable[..., Any]],
+        labels: Mapping[str, str],
+        results: Mapping[tuple[int, int, int, int], Result],
+    ) -> tuple[str, str]:
+        """(formula in words, the same with the numbers) for a derivation's last row.
+
+        A calculator call shows as its result's last step label and value (``results``, noted by a Tracing
+        mapping during evaluation), a variable as its label in ``labels`` or its name, ``*`` as ×, ``**`` as
+        ^, and ``a if cond else b`` as the branch taken.
+        """
+        from quizzer.bank.formula import Formula
+
+        def test(node: Any) -> bool:
+            return bool(plain(_Compiler(self.source).compile(node)(env, functions)))
+
+        return Formula(env, labels, results, test).render(self._tree)
 
 
 def plain(value: Value) -> Value:
@@ -324,6 +349,7 @@ class _Compiler:
 
     def _Call(self, node: Any) -> Compiled:
         name, fail = node.func.id, self.fail
+        key = (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
         args = [self.compile(a) for a in node.args]
         kwargs = [(k.arg, self.compile(k.value)) for k in node.keywords]
         builtin = _BUILTINS.get(name)
@@ -345,7 +371,13 @@ class _Compiler:
             # A calculator is core code run on a pack's numbers: what it raises is this expression's fault.
             except (TypeError, ValueError, ArithmeticError, LookupError, RecursionError) as exc:
                 raise fail(f"{name}(): {exc}") from None
-            problem = bounded(result.value if isinstance(result, Result) else result)
+            if isinstance(result, Result):
+                problem = bounded(result.value)
+                note = getattr(fns, "note", None)
+                if note is not None:  # a Tracing mapping: the derivation's formula names this call's result
+                    note(key, result)
+            else:
+                problem = bounded(result)
             if problem:
                 raise fail(f"{name}(): {problem}")
             return result

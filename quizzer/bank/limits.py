@@ -20,6 +20,9 @@ MAX_EVAL_STEPS = 100_000
 #: Characters of all the rendered texts of one instance (prompt, explanation, feedback...); the longest
 #: built-in instance has ~7,000.
 MAX_TEXT_CHARS = 100_000
+#: Characters of the variant expressions the omission lint parses for one template (each step left out is
+#: a copy of the expression); the built-in bank's largest template needs ~4,000.
+MAX_OMISSION_CHARS = 50_000
 #: Characters of a problem's message and field: they quote what a pack holds.
 MAX_MESSAGE_CHARS = 1_000
 MAX_FIELD_CHARS = 200
@@ -32,6 +35,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_INT_BITS",
     "MAX_MESSAGE_CHARS",
+    "MAX_OMISSION_CHARS",
     "MAX_ROUND_DIGITS",
     "MAX_TEXT_CHARS",
 ]

@@ -46,18 +46,45 @@ def _preset_field_kinds() -> dict[str, frozenset[str]]:
 
 def template_texts(template: Template) -> dict[str, str]:
     """Every text of a template that takes placeholders, by field."""
-    texts = {
-        "prompt": template.prompt,
-        "explanation": template.explanation,
-        "tldr": template.tldr,
-        "memory_aid": template.memory_aid,
-    }
+    texts = {"prompt": template.prompt}
+    for key in ("explanation", "tldr", "memory_aid"):
+        parts = getattr(template, f"{key}_parts")
+        if len(parts) == 1 and parts[0].when is None:
+            texts[key] = parts[0].text
+        else:
+            texts.update({f"{key}[{i}].text": p.text for i, p in enumerate(parts)})
     for i, f in enumerate(template.follow_ups):
         texts[f"follow_ups[{i}].question"] = f.question
         texts[f"follow_ups[{i}].answer"] = f.answer
     texts.update({f"conventions[{i}]": c for i, c in enumerate(template.conventions)})
+    texts.update({f"nudges[{i}]": c for i, c in enumerate(template.nudges)})
     texts.update({f"mistakes[{i}].feedback": m.feedback for i, m in enumerate(template.mistakes)})
+    if template.layers_label:
+        texts["answer.layers_label"] = template.layers_label
     return texts
+
+
+def template_conditions(template: Template) -> dict[str, Expr]:
+    """Every ``when`` of a template's text parts and follow-ups, by field (mistakes' are checked apart)."""
+    conditions: dict[str, Expr] = {}
+    for key in ("explanation", "tldr", "memory_aid"):
+        for i, part in enumerate(getattr(template, f"{key}_parts")):
+            if part.when is not None:
+                conditions[f"{key}[{i}].when"] = part.when
+    for i, follow_up in enumerate(template.follow_ups):
+        if follow_up.when is not None:
+            conditions[f"follow_ups[{i}].when"] = follow_up.when
+    return conditions
+
+
+def name_kinds(template: Template) -> dict[str, frozenset[str]]:
+    """What each name of a template can hold: some of "number", "text", "bool" (see ``Expr.kinds``)."""
+    kinds: dict[str, frozenset[str]] = {}
+    for var in template.variables:
+        if var.kind == "preset":
+            kinds.update({f"{var.name}_{f}": k for f, k in _preset_field_kinds().items()})
+        kinds[var.name] = _variable_kinds(var.kind, var.spec, var.expr, kinds)
+    return kinds
 
 
 def check_names(template: Template) -> None:
@@ -96,11 +123,22 @@ def check_names(template: Template) -> None:
         numeric.append((mistake.expr, f"mistakes[{i}].answer"))
         if mistake.when is not None:
             check(mistake.when, f"mistakes[{i}].when", defined)
+    for field, expr in template_conditions(template).items():
+        check(expr, field, defined)
+    if template.layers is not None:
+        check(template.layers, "answer.layers", defined)
+        numeric.append((template.layers, "answer.layers"))
     for expr, field in numeric:
         wrong = expr.kinds(kinds) - _NUMBER
         if wrong:
             what = "text" if "text" in wrong else "true/false"
             raise fail(field, f"{expr.source!r} can give {what}; it must give a number")
+    if template.dtype is not None:
+        check(template.dtype, "answer.dtype", defined)
+        if template.dtype.kinds(kinds) != _TEXT:
+            raise fail(
+                "answer.dtype", f"{template.dtype.source!r} must give a dtype name (text), such as 'bf16'"
+            )
     for field, text in template_texts(template).items():
         for match in PLACEHOLDER_RE.finditer(text):
             name, style = match.group(1), match.group(2)

@@ -2,31 +2,44 @@
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Mapping
 from typing import Any
 
+from quizzer.bank.derivation import answer_with_derivation, gradable
+from quizzer.bank.draw import MAX_ATTEMPTS, draw, draw_variables
+from quizzer.bank.draw import _evaluate as evaluate
 from quizzer.bank.errors import TemplateError
-from quizzer.bank.expr import Budget, Expr, ExprError, bounded, num_or_repr, plain
+from quizzer.bank.expr import Budget
 from quizzer.bank.limits import MAX_TEXT_CHARS
 from quizzer.bank.names import PRESET_FIELDS, TEXT_NAMES, calculators, check_names, variable_names
-from quizzer.bank.schema import Template, Variable
+from quizzer.bank.overrides import parse_override
+from quizzer.bank.parts import TextPart
+from quizzer.bank.schema import Template
 from quizzer.bank.text import (
     TextError,
     TextTooLong,
     answer_display,
     derivation_table,
+    display_scale,
     format_value,
     render_text,
 )
+from quizzer.bank.tolerance import tolerance_text
 from quizzer.core.checks import did_you_mean
 from quizzer.core.record import Record
-from quizzer.core.trace import Result, Step
-from quizzer.grading.grade import Tolerance
+from quizzer.core.trace import Step
+from quizzer.grading.grade import (
+    GradeContext,
+    Mistake,
+    Tolerance,
+    builtin_mistakes,
+    needed_figures,
+    title_from_name,
+)
 
-#: Draws before a template whose constraints keep failing is reported.
-MAX_ATTEMPTS = 1000
+#: The start of the warning an instance carries for each constraint a user's own numbers break.
+OUTSIDE_RANGE = "outside this template's usual range: "
 
 
 class MistakeValue(Record):
@@ -35,10 +48,15 @@ class MistakeValue(Record):
     name: str
     value: int | float
     feedback: str
+    title: str = ""
+    """For people ("Untied head left out"): the template's title, else one made from the name."""
 
 
 class Instance(Record):
-    """One generated question: everything needed to ask it, grade it and explain it."""
+    """One generated question: everything needed to ask it, grade it and explain it.
+
+    ``conventions`` ends with ``tolerance_text``, the generated sentence stating the tolerance.
+    """
 
     id: str
     template_id: str
@@ -64,214 +82,22 @@ class Instance(Record):
     references: tuple[tuple[str, str], ...]
     mistakes: tuple[MistakeValue, ...]
     n_layers: int | None
-
-
-def parse_override(var: Variable, value: Any, template: Template) -> Any:
-    """A --set value converted to the variable's type; any value of the right type is allowed."""
-
-    def fail(message: str) -> TemplateError:
-        return TemplateError(template.path, template.id, f"variables.{var.name}", message)
-
-    if var.kind == "expr":
-        raise fail("is computed from other variables; set those instead")
-    text = value.strip() if isinstance(value, str) else value
-    if var.kind == "bool" or (var.kind == "choices" and isinstance(var.spec[0], bool)):
-        if isinstance(text, bool):
-            return text
-        lowered = str(text).lower()
-        if lowered in ("true", "yes", "1", "on"):
-            return True
-        if lowered in ("false", "no", "0", "off"):
-            return False
-        raise fail(f"{value!r} is not true or false")
-    if var.kind == "preset" or (var.kind == "choices" and isinstance(var.spec[0], str)):
-        if var.kind == "preset":
-            from quizzer.core.errors import UnknownNameError
-            from quizzer.core.presets import preset
-
-            try:
-                return preset(str(text)).name
-            except UnknownNameError as exc:
-                raise fail(str(exc)) from None
-        return str(text)
-    number = _number(text)
-    if number is None:
-        raise fail(f"{value!r} is not a number")
-    problem = bounded(number)
-    if problem:
-        raise fail(f"{num_or_repr(value)}: {problem}")
-    wants_int = var.kind in ("range", "log2") or (
-        var.kind == "choices" and all(isinstance(c, int) for c in var.spec)
-    )
-    if wants_int:
-        if isinstance(number, float) and not number.is_integer():
-            raise fail(f"{value!r} must be a whole number")
-        return int(number)
-    return float(number)
-
-
-def _number(text: Any) -> int | float | None:
-    if isinstance(text, bool):
-        return None
-    if isinstance(text, int | float):
-        return text
-    cleaned = str(text).replace(",", "").replace("_", "")
-    if len(cleaned) > 400:  # int() of a long text is slow and beyond the size limit anyway
-        return None
-    try:
-        return int(cleaned)
-    except ValueError:
-        try:
-            return float(cleaned)
-        except ValueError:
-            return None
-
-
-def _draw(var: Variable, rng: random.Random) -> Any:
-    if var.kind == "choices" or var.kind == "preset":
-        return rng.choice(var.spec)
-    if var.kind == "bool":
-        return rng.random() < 0.5
-    lo, hi = var.spec
-    if var.kind == "log2":
-        return 1 << rng.randint(lo.bit_length() - 1, hi.bit_length() - 1)
-    return lo + var.step * rng.randint(0, (hi - lo) // var.step)
-
-
-def _expand(var: Variable, value: Any, env: dict[str, Any]) -> None:
-    env[var.name] = value
-    if var.kind == "preset":
-        from quizzer.core.presets import preset
-
-        found = preset(value)
-        for field, field_value in found.spec.as_dict().items():
-            env[f"{var.name}_{field}"] = 0 if field_value is None else field_value
-        env[f"{var.name}_title"] = found.title
-
-
-def _constraint_schedule(template: Template) -> list[list[Expr]]:
-    """For each variable, the constraints that can be checked once it is drawn (its last dependency)."""
-    owner: dict[str, int] = {}
-    for i, var in enumerate(template.variables):
-        owner[var.name] = i
-        if var.kind == "preset":
-            owner.update(dict.fromkeys((f"{var.name}_{f}" for f in PRESET_FIELDS), i))
-    schedule: list[list[Expr]] = [[] for _ in template.variables] or [[]]
-    for constraint in template.constraints:
-        schedule[max((owner[n] for n in constraint.names if n in owner), default=0)].append(constraint)
-    return schedule
-
-
-def draw_variables(
-    template: Template, rng: random.Random, overrides: Mapping[str, Any], budget: Budget | None = None
-) -> dict[str, Any]:
-    """Variable values satisfying the constraints; overrides are fixed, the rest drawn from ``rng``.
-
-    Each constraint is checked as soon as the variables it names are known, so a bad draw is dropped
-    before the expensive derived variables after it are computed. Every draw is charged to ``budget``.
-    """
-    fns = calculators()
-    budget = budget or Budget()
-    schedule = _constraint_schedule(template)
-    all_fixed = set(overrides) >= {v.name for v in template.variables if v.expr is None}
-    for _ in range(MAX_ATTEMPTS):
-        env: dict[str, Any] = {}
-        failed = None
-        for var, constraints in zip(template.variables, schedule, strict=False):
-            if var.name in overrides:
-                value = overrides[var.name]
-            elif var.expr is not None:
-                value = _evaluate(template, var.expr, env, fns, f"variables.{var.name}.expr", budget)
-            else:
-                value = _draw(var, rng)
-            _expand(var, value, env)
-            failed = next(
-                (c for c in constraints if not _evaluate(template, c, env, fns, "constraints", budget)), None
-            )
-            if failed is not None:
-                break
-        if not template.variables:
-            failed = next(
-                (c for c in schedule[0] if not _evaluate(template, c, env, fns, "constraints", budget)), None
-            )
-        if failed is None:
-            return env
-        if all_fixed:
-            raise TemplateError(
-                template.path,
-                template.id,
-                "constraints",
-                f"the values given break the constraint {failed.source!r}",
-            )
-    raise TemplateError(
-        template.path, template.id, "constraints", f"no draw in {MAX_ATTEMPTS} satisfied every constraint"
-    )
-
-
-def _evaluate(
-    template: Template,
-    expr: Expr,
-    env: Mapping[str, Any],
-    fns: Mapping[str, Any],
-    field: str,
-    budget: Budget | None = None,
-) -> Any:
-    try:
-        return plain(expr.evaluate(env, fns, budget))
-    except ExprError as exc:
-        raise TemplateError(template.path, template.id, field, str(exc)) from None
-
-
-def gradable(template: Template, value: Any, field: str) -> int | float:
-    """``value`` if it is a number the grader can take (finite as a float); else TemplateError."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TemplateError(template.path, template.id, field, f"gives {num_or_repr(value)}, not a number")
-    try:
-        finite = math.isfinite(float(value))
-    except OverflowError:
-        finite = False
-    if not finite:
-        raise TemplateError(
-            template.path,
-            template.id,
-            field,
-            f"gives {num_or_repr(value)}, too large to show or grade (beyond ±1.8e308)",
-        )
-    return value
-
-
-def answer_with_derivation(
-    template: Template, env: Mapping[str, Any], budget: Budget | None = None
-) -> tuple[int | float, tuple[Step, ...]]:
-    """The answer and its derivation: a single calculator call gives its own steps; anything else adds a
-    final step that shows the template's expression with the numbers substituted."""
-    seen: list[Result] = []
-    base = calculators()
-
-    class Recording(dict):  # type: ignore[type-arg]
-        def get(self, name: str, default: Any = None) -> Any:
-            fn = base.get(name)
-            if fn is None:
-                return default
-
-            def call(*args: Any, **kwargs: Any) -> Result:
-                result = fn(*args, **kwargs)
-                seen.append(result)
-                return result
-
-            return call
-
-    try:
-        raw = template.answer.evaluate(env, Recording(), budget)
-        value = plain(raw)
-    except ExprError as exc:
-        raise TemplateError(template.path, template.id, "answer.expr", str(exc)) from None
-    gradable(template, value, "answer.expr")
-    if isinstance(raw, Result):
-        return raw.value, raw.steps
-    steps = tuple(step for result in seen for step in result.steps)
-    final = Step("Answer", template.answer.source, template.answer.substitute(env), value, template.unit)
-    return value, (*steps, final)
+    nudges: tuple[str, ...] = ()
+    """Questions that point the way without numbers: the first hints (see ``hints.hint_steps``)."""
+    dtype: str | None = None
+    """The dtype the answer counts bytes of (``answer.dtype``, else the ``dtype`` variable)."""
+    layers: int | None = None
+    """The layers a per-layer step is multiplied by (``answer.layers``, else ``n_layers``)."""
+    layers_label: str | None = None
+    """Those layers in words, rendered ("the 3 layers one GPU holds"); None: the grader words it."""
+    per_layer: bool = False
+    """The question asks for one layer."""
+    needed_figures: int | None = None
+    """The fewest significant figures that tell the answer from this instance's mistakes (None: estimate)."""
+    tolerance_text: str = ""
+    """The sentence stating the tolerance ("Answers within 1% are correct (give at least ...)")."""
+    warnings: tuple[str, ...] = ()
+    """One line per constraint a user's own numbers break ("outside this template's usual range: ...")."""
 
 
 def generate(
@@ -279,9 +105,10 @@ def generate(
 ) -> Instance:
     """The instance of ``template`` for ``seed`` (deterministic); ``overrides`` fix some variables.
 
+    Overrides that break a constraint still pose the question, with a warning per broken constraint.
     Raises TemplateError naming the field for anything the template asks that cannot be done: a failed
-    evaluation, a spent ``budget`` (default: ``MAX_EVAL_STEPS``), a mistake that is not a number, a value
-    that cannot be shown, a text beyond ``MAX_TEXT_CHARS``.
+    evaluation (a calculator refusing the values), a spent ``budget`` (default: ``MAX_EVAL_STEPS``), a
+    mistake that is not a number, a value that cannot be shown, a text beyond ``MAX_TEXT_CHARS``.
     """
     budget = budget or Budget()
     given = dict(overrides or {})
@@ -291,15 +118,14 @@ def generate(
             close = did_you_mean(name, by_name)
             raise TemplateError(template.path, template.id, "variables", f"no variable {name!r}{close}")
     fixed = {name: parse_override(by_name[name], value, template) for name, value in given.items()}
-    env = draw_variables(template, random.Random(f"{template.id}#{seed}"), fixed, budget)
+    env, broken = draw(template, random.Random(f"{template.id}#{seed}"), fixed, budget)
     value, derivation = answer_with_derivation(template, env, budget)
     fns = calculators()
     try:
-        display = answer_display(value, template.unit, template.display)
         table = derivation_table(derivation)
     except (ValueError, ArithmeticError) as exc:
         raise TemplateError(template.path, template.id, "answer.expr", f"cannot be shown: {exc}") from None
-    shown = {**env, "answer": display, "derivation": table}
+    shown = {**env, "derivation": table}  # the answer joins it once its figures are known (below)
     formats = {v.name: (v.format, v.unit) for v in template.variables}
     left = [MAX_TEXT_CHARS - len(table)]
 
@@ -316,22 +142,61 @@ def generate(
         left[0] -= len(out)
         return out
 
-    mistakes = tuple(
-        MistakeValue(
-            m.name,
+    def holds(condition: Any, field: str) -> bool:
+        return condition is None or bool(evaluate(template, condition, env, fns, field, budget))
+
+    def parts(key: str) -> tuple[str, list[TextPart]]:
+        """A field's text from the parts whose condition holds (joined by blank lines), and those parts."""
+        chosen: tuple[TextPart, ...] = getattr(template, f"{key}_parts")
+        if len(chosen) == 1 and chosen[0].when is None:
+            return text(chosen[0].text, key), list(chosen)
+        kept = [(i, p) for i, p in enumerate(chosen) if holds(p.when, f"{key}[{i}].when")]
+        joined = "\n\n".join(text(p.text, f"{key}[{i}].text").strip("\n") for i, p in kept)
+        return joined, [p for _, p in kept]
+
+    chosen = [
+        (
+            i,
+            m,
             gradable(
                 template,
-                _evaluate(template, m.expr, env, fns, f"mistakes[{i}].answer", budget),
+                evaluate(template, m.expr, env, fns, f"mistakes[{i}].answer", budget),
                 f"mistakes[{i}].answer",
             ),
-            text(m.feedback, f"mistakes[{i}].feedback"),
         )
         for i, m in enumerate(template.mistakes)
-        if m.when is None or _evaluate(template, m.when, env, fns, f"mistakes[{i}].when", budget)
-    )
-    explanation = text(template.explanation, "explanation")
-    if "{derivation}" not in template.explanation:
+        if holds(m.when, f"mistakes[{i}].when")
+    ]
+    per_unit = _per_unit(template)
+    dtype, layers = _dtype(template, env, fns, budget), _layers(template, env, fns, budget)
+    layers_label = text(template.layers_label, "answer.layers_label") if template.layers_label else None
+    context = GradeContext(template.display, dtype, layers, layers_label, template.per_layer)
+    slips = builtin_mistakes(value, template.unit, context, tolerance=template.tolerance)
+    own = [Mistake(m.name, v, "", m.title) for _, m, v in chosen]
+    figures = needed_figures(value, template.tolerance, [*own, *slips], per_unit=per_unit)
+    try:
+        shown["answer"] = answer_display(value, template.unit, template.display, figures)
+    except (ValueError, ArithmeticError) as exc:
+        raise TemplateError(template.path, template.id, "answer.expr", f"cannot be shown: {exc}") from None
+    explanation, kept = parts("explanation")
+    if not any("{derivation}" in p.text for p in kept):
         explanation = f"{explanation.rstrip()}\n\n{table}"
+    mistakes = tuple(
+        MistakeValue(
+            m.name, v, text(m.feedback, f"mistakes[{i}].feedback"), m.title or title_from_name(m.name)
+        )
+        for i, m, v in chosen
+    )
+    stated = tolerance_text(
+        template.tolerance,
+        kind=template.kind,
+        unit=template.unit,
+        value=value,
+        figures=figures,
+        display_unit=template.display,
+        per_unit=per_unit,
+    )
+    conventions = tuple(text(c, f"conventions[{i}]") for i, c in enumerate(template.conventions))
     return Instance(
         id=f"{template.id}#{seed}",
         template_id=template.id,
@@ -343,24 +208,76 @@ def generate(
         minutes=template.minutes,
         variables={v.name: env[v.name] for v in template.variables},
         prompt=text(template.prompt, "prompt"),
-        conventions=tuple(text(c, f"conventions[{i}]") for i, c in enumerate(template.conventions)),
+        conventions=(*conventions, stated),
         value=value,
         unit=template.unit,
-        display=display,
+        display=shown["answer"],
         display_unit=template.display,
         tolerance=template.tolerance,
         derivation=derivation,
         explanation=explanation,
-        tldr=text(template.tldr, "tldr"),
-        memory_aid=text(template.memory_aid, "memory_aid"),
+        tldr=parts("tldr")[0],
+        memory_aid=parts("memory_aid")[0],
         follow_ups=tuple(
             (text(f.question, f"follow_ups[{i}].question"), text(f.answer, f"follow_ups[{i}].answer"))
             for i, f in enumerate(template.follow_ups)
+            if holds(f.when, f"follow_ups[{i}].when")
         ),
         references=tuple((r.title, r.url) for r in template.references),
         mistakes=mistakes,
         n_layers=_n_layers(env),
+        nudges=tuple(text(n, f"nudges[{i}]") for i, n in enumerate(template.nudges)),
+        dtype=dtype,
+        layers=layers,
+        layers_label=layers_label,
+        per_layer=template.per_layer,
+        needed_figures=figures,
+        tolerance_text=stated,
+        warnings=tuple(OUTSIDE_RANGE + c.source for c in broken),
     )
+
+
+def grade_context(instance: Instance) -> GradeContext:
+    """What the grader needs to know of an instance beyond its value: the unit a bare number means, the
+    dtype, the layers in scope and their name, whether the question asks for one layer."""
+    return GradeContext(
+        instance.display_unit, instance.dtype, instance.layers, instance.layers_label, instance.per_layer
+    )
+
+
+def _per_unit(template: Template) -> int | float:
+    """The size of one display unit in the answer's base unit (1 without a display unit)."""
+    if not template.display:
+        return 1
+    return display_scale(template.unit, template.display)
+
+
+def _dtype(template: Template, env: Mapping[str, Any], fns: Mapping[str, Any], budget: Budget) -> str | None:
+    if template.dtype is None:
+        value = env.get("dtype") if any(v.name == "dtype" for v in template.variables) else None
+        return value if isinstance(value, str) else None
+    value = evaluate(template, template.dtype, env, fns, "answer.dtype", budget)
+    if not isinstance(value, str):
+        raise TemplateError(template.path, template.id, "answer.dtype", f"gives {value!r}, not a dtype name")
+    from quizzer.core.units import DTYPE_BITS
+
+    if value not in DTYPE_BITS:
+        message = f"gives {value!r}, not a dtype{did_you_mean(value, DTYPE_BITS)}"
+        raise TemplateError(template.path, template.id, "answer.dtype", message)
+    return value
+
+
+def _layers(template: Template, env: Mapping[str, Any], fns: Mapping[str, Any], budget: Budget) -> int | None:
+    if template.layers is None:
+        return _n_layers(env)
+    value = evaluate(template, template.layers, env, fns, "answer.layers", budget)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise TemplateError(
+            template.path, template.id, "answer.layers", f"gives {value!r}, not a whole number of layers"
+        )
+    return value
 
 
 def _n_layers(env: Mapping[str, Any]) -> int | None:
@@ -371,15 +288,20 @@ def _n_layers(env: Mapping[str, Any]) -> int | None:
 
 
 __all__ = [
+    "MAX_ATTEMPTS",
+    "OUTSIDE_RANGE",
     "PRESET_FIELDS",
     "TEXT_NAMES",
     "Instance",
     "MistakeValue",
+    "answer_with_derivation",
     "calculators",
     "check_names",
     "draw_variables",
     "format_value",
     "generate",
     "gradable",
+    "grade_context",
+    "parse_override",
     "variable_names",
 ]

@@ -21,9 +21,25 @@ from quizzer.core.units import (
     format_sig,
 )
 
-#: ``{name}`` or ``{name:style}``; ``{{`` and ``}}`` stand for literal braces.
-PLACEHOLDER_RE = re.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)(?::([a-z-]+))?\}(?!\})")
-STYLES = ("count", "si", "sci", "bytes", "decimal", "seconds", "rate", "pct", "raw")
+#: ``{name}`` or ``{name:style}``; ``{{`` and ``}}`` stand for literal braces. A style may take an argument
+#: in parentheses: ``{n_layers:plural(layer)}``, ``{n:plural(matrix|matrices)}``.
+PLACEHOLDER_RE = re.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)(?::([a-z-]+(?:\([^{}()\n]*\))?))?\}(?!\})")
+STYLES = (
+    "count",
+    "si",
+    "sci",
+    "bytes",
+    "decimal",
+    "seconds",
+    "rate",
+    "pct",
+    "raw",
+    "ordinal",
+    "share",
+    "plural",
+)
+#: The word a ``plural(...)`` style takes: ``layer``, ``KV head``, or ``matrix|matrices`` (singular|plural).
+_PLURAL_RE = re.compile(r"^plural\(([A-Za-z][A-Za-z0-9 '\-]*)(?:\|([A-Za-z][A-Za-z0-9 '\-]*))?\)$")
 
 
 class TextError(QuizzerError, ValueError):
@@ -40,11 +56,19 @@ def style_problem(style: str) -> str | None:
     >>> style_problem("si") is None, style_problem("sii").split(";")[0]
     (True, "unknown style 'sii' (did you mean 'si'?)")
     """
-    if style in STYLES:
+    if style in STYLES and style != "plural":
         return None
+    if style.startswith("plural"):
+        if _PLURAL_RE.match(style):
+            return None
+        return (
+            f"{style!r}: write plural(word) or plural(singular|plural), e.g. plural(layer) or "
+            "plural(matrix|matrices)"
+        )
     from quizzer.core.checks import did_you_mean
 
-    return f"unknown style {style!r}{did_you_mean(style, STYLES)}; one of: {', '.join(STYLES)}"
+    names = [s for s in STYLES if s != "plural"] + ["plural(word)"]
+    return f"unknown style {style!r}{did_you_mean(style, STYLES)}; one of: {', '.join(names)}"
 
 
 def format_value(value: Any, style: str | None = None, unit: str | None = None) -> str:
@@ -52,11 +76,21 @@ def format_value(value: Any, style: str | None = None, unit: str | None = None) 
 
     >>> format_value(32000), format_value(2**31, unit="bytes"), format_value(0.4, "pct"), format_value(True)
     ('32,000', '2 GiB', '40%', 'true')
+    >>> format_value(1, "plural(layer)"), format_value(3, "plural(matrix|matrices)")
+    ('1 layer', '3 matrices')
+    >>> format_value(22, "ordinal"), format_value(13, "ordinal")
+    ('22nd', '13th')
+    >>> format_value(8, "share")
+    'a 1/8 share'
     """
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         return value
+    if style is not None and style.startswith("plural"):
+        return plural(value, style)
+    if style in ("ordinal", "share"):
+        return _ordinal(value) if style == "ordinal" else _share(value)
     if style is None and unit:
         return format_quantity(value, unit)
     if style in (None, "count"):
@@ -74,6 +108,54 @@ def format_value(value: Any, style: str | None = None, unit: str | None = None) 
     if style not in styles:
         raise TextError(style_problem(style) or f"unknown style {style!r}")
     return styles[style]()
+
+
+def plural(value: Any, style: str) -> str:
+    """``value`` and the word of a ``plural(...)`` style, singular for exactly 1: "1 layer", "3 layers".
+
+    >>> plural(2, "plural(batch)"), plural(1.0, "plural(KV head)"), plural(0.5, "plural(bit)")
+    ('2 batches', '1 KV head', '0.5 bits')
+    """
+    match = _PLURAL_RE.match(style)
+    if match is None:
+        raise TextError(style_problem(style) or f"unknown style {style!r}")
+    singular, many = match.group(1), match.group(2)
+    shown = format_value(value)
+    return f"{shown} {singular if value == 1 else many or _plural_word(singular)}"
+
+
+def _plural_word(word: str) -> str:
+    """The regular English plural of a word (its last word, for a phrase)."""
+    head, _, last = word.rpartition(" ")
+    lower = last.lower()
+    if lower.endswith(("s", "x", "z", "ch", "sh")):
+        last += "es"
+    elif lower.endswith("y") and lower[-2:-1] not in ("a", "e", "i", "o", "u", ""):
+        last = last[:-1] + "ies"
+    else:
+        last += "s"
+    return f"{head} {last}" if head else last
+
+
+def _whole(value: Any, style: str) -> int:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int) or value < 1:
+        raise TextError(f"the {style} style needs a whole number of at least 1, not {value!r}")
+    return value
+
+
+def _ordinal(value: Any) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 101st, 111th."""
+    n = _whole(value, "ordinal")
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n:,}{suffix}"
+
+
+def _share(value: Any) -> str:
+    """A one-in-k share: "a 1/8 share" ("the whole" for 1)."""
+    n = _whole(value, "share")
+    return "the whole" if n == 1 else f"a 1/{n:,} share"
 
 
 def render_text(
@@ -114,26 +196,50 @@ def _cut(value: Any, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def answer_display(value: int | float, unit: str, display: str | None) -> str:
-    """The answer for people, in the template's display unit when it names one (e.g. days, GiB, ms).
+_SCALES: dict[tuple[str, str], int | float] = {}
+
+
+def display_scale(unit: str, display: str) -> int | float:
+    """One ``display`` unit in the base ``unit`` (2**30 for GiB of bytes), read once per pair.
+
+    >>> display_scale("bytes", "GiB"), display_scale("s", "days")
+    (1073741824, 86400)
+    """
+    key = (unit, display)
+    if key not in _SCALES:
+        from quizzer.grading.parse import parse_answer
+
+        if len(_SCALES) > 1000:  # pack files name a few display units; never let them pile up
+            _SCALES.clear()
+        _SCALES[key] = parse_answer(f"1 {display}", unit).value
+    return _SCALES[key]
+
+
+def answer_display(value: int | float, unit: str, display: str | None, figures: int | None = None) -> str:
+    """The answer for people, in the template's display unit when it names one (e.g. days, GiB, ms), to at
+    least the ``figures`` the question needs (3 by default), so the answer shown grades right when typed.
 
     >>> answer_display(16384000, "params", None)
     '16,384,000 params (16.4M)'
     >>> answer_display(3.83e6, "s", "days")
     '44.3 days'
+    >>> answer_display(18_954_059_776, "FLOPs", "GFLOPs", figures=4)
+    '18.95 GFLOPs'
+    >>> answer_display(1_315_723_264, "params", None, figures=4)
+    '1,315,723,264 params (1.316B)'
     """
+    digits = max(figures or 3, 3)
+    keep = digits > 3  # "19.00": a precise question shows the figures it asks for
     if display:
-        from quizzer.grading.parse import parse_answer
-
-        scale = parse_answer(f"1 {display}", unit).value
-        return f"{format_sig(value / scale, 3)} {display}"
+        return f"{format_sig(value / display_scale(unit, display), digits, keep_zeros=keep)} {display}"
     if unit in (Unit.PARAMS, Unit.TOKENS, Unit.PATCHES, Unit.COUNT) and isinstance(value, int):
-        short = format_si(value)
+        short = format_si(value, digits, keep_zeros=keep)
         words = "" if unit == Unit.COUNT else f" {unit}"
         return f"{format_count(value)}{words}" + (f" ({short})" if short != format_count(value) else "")
     if unit == Unit.BYTES and isinstance(value, int) and value >= 1000:
-        return f"{format_count(value)} bytes ({format_bytes(value)} = {format_bytes(value, binary=False)})"
-    return format_quantity(value, unit)
+        binary, decimal = format_bytes(value, digits=digits), format_bytes(value, binary=False, digits=digits)
+        return f"{format_count(value)} bytes ({binary} = {decimal})"
+    return format_quantity(value, unit, digits=digits)
 
 
 def _result(step: Step) -> str:

@@ -13,7 +13,8 @@ from quizzer.paths import question_paths
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     paths = args.paths or question_paths(args.questions)
     start = time.perf_counter()
-    report = check_bank(load_bank(paths), seeds_per_template=args.seeds)
+    omissions = not getattr(args, "no_omissions", False)  # the omission lint runs unless --no-omissions
+    report = check_bank(load_bank(paths), seeds_per_template=args.seeds, omissions=omissions)
     elapsed = time.perf_counter() - start
     for problem in report.problems:
         print(problem)

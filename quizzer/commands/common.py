@@ -7,6 +7,7 @@ import sys
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank, load_bank, suggest_id
+from quizzer.bank.render import Instance
 from quizzer.bank.schema import Template
 from quizzer.core.errors import QuizzerError
 from quizzer.paths import question_paths
@@ -25,6 +26,12 @@ def warn_problems(bank: Bank) -> None:
     """Every load problem (syntax errors, duplicate ids, invalid templates skipped) goes to stderr."""
     for problem in bank.problems():
         print(f"quizzer: warning: {problem}", file=sys.stderr)
+
+
+def warn_instance(instance: Instance) -> None:
+    """Each warning of an instance (a constraint the user's own numbers break) as one line on stderr."""
+    for warning in instance.warnings:
+        print(f"quizzer: warning: {warning}", file=sys.stderr)
 
 
 def find_template(bank: Bank, template_id: str) -> Template:
@@ -72,5 +79,6 @@ __all__ = [
     "open_bank",
     "overrides",
     "resolve",
+    "warn_instance",
     "warn_problems",
 ]

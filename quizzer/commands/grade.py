@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 
-from quizzer.commands.common import find_template, open_bank, overrides, resolve
+from quizzer.bank.plaintext import markdown_to_text
+from quizzer.commands.common import find_template, open_bank, overrides, resolve, warn_instance
 from quizzer.grading.grade import Verdict
 from quizzer.session.drill import grade_instance
 
 
 def verdict_json(verdict: Verdict) -> dict[str, object]:
+    """The documented JSON shape of a verdict; the message and feedback keep their Markdown."""
     given = None if verdict.given is None else {"value": verdict.given.value, "unit": verdict.given.unit}
     return {
         "verdict": verdict.kind,
@@ -28,9 +30,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     bank = open_bank(args)
     find_template(bank, template_id)
     instance = bank.generate(template_id, seed, overrides(args.set))  # type: ignore[arg-type]
+    warn_instance(instance)
     verdict = grade_instance(instance, args.answer)
     if args.json:
         print(json.dumps(verdict_json(verdict), indent=2))
     else:
-        print(verdict.message)  # the message ends with the mistake's feedback when one matched
+        print(
+            markdown_to_text(verdict.message)
+        )  # the message ends with the mistake's feedback when one matched
     return 0

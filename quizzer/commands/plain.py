@@ -1,4 +1,4 @@
-"""`quizzer plain`: a line-based drill for any terminal or a pipe (question, one answer line, verdict)."""
+"""`quizzer plain`: a line-based drill for any terminal or a pipe: question, one answer line, verdict."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import os
 import sys
 import time
 
+from quizzer.bank.plaintext import markdown_to_text
 from quizzer.commands.common import UsageError, open_bank, warn_problems
 from quizzer.commands.history import open_history
 from quizzer.commands.show import question_text
@@ -60,12 +61,12 @@ def _drill(session: DrillSession, seed: int, count: int) -> None:
                 break
             verdict = session.answer(line.strip())
             if verdict.kind == "unparsed":
-                out.write(f"  {verdict.message}\n")
+                out.write(f"  {markdown_to_text(verdict.message)}\n")
                 continue
-            out.write(f"→ {verdict.message}\n")
+            out.write(f"→ {markdown_to_text(verdict.message)}\n")
             out.write(
-                f"\nAnswer: {instance.display}\n\n{instance.explanation.strip()}\n\n"
-                f"TL;DR: {instance.tldr.strip()}\n"
+                f"\nAnswer: {instance.display}\n\n{markdown_to_text(instance.explanation.strip())}\n\n"
+                f"TL;DR: {markdown_to_text(instance.tldr.strip())}\n"
             )
             session.next()
             break

@@ -60,7 +60,7 @@ def stats_text(stats: Stats, utc_offset_seconds: int = 0) -> str:
             templates = ", ".join(m.template_ids[:2]) + (
                 f" +{len(m.template_ids) - 2} more" if len(m.template_ids) > 2 else ""
             )
-            lines.append(f"  {m.count:>5}  {_cut(m.name, 28):<28}  {_cut(templates, 40)}")
+            lines.append(f"  {m.count:>5}  {_cut(m.title, 28):<28}  {_cut(templates, 40)}")
     if stats.days:
         lines += ["", f"Last {_plural(len(stats.days), 'day')} (# right, - not right)"]
         most = max(d.attempts for d in stats.days)

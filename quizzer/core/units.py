@@ -178,28 +178,36 @@ _BINARY = ((2**60, "EiB"), (2**50, "PiB"), (2**40, "TiB"), (2**30, "GiB"), (2**2
 _DECIMAL_BYTES = ((1e18, "EB"), (1e15, "PB"), (1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB"))
 
 
-def _sig(value: float, digits: int) -> str:
-    """``value`` to ``digits`` significant figures, without trailing zeros or exponent."""
+def _sig(value: float, digits: int, keep_zeros: bool = False) -> str:
+    """``value`` to ``digits`` significant figures, without exponent, and without trailing zeros unless
+    ``keep_zeros`` (then "19.00" stays four figures)."""
     if value == 0:
         return "0"
     decimals = max(digits - 1 - math.floor(math.log10(abs(value))), 0)
     text = f"{value:.{decimals}f}"
+    if keep_zeros:
+        return text
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def format_sig(value: Number, digits: int = 3) -> str:
-    """``value`` to ``digits`` significant figures, plain notation, trailing zeros dropped.
+def format_sig(value: Number, digits: int = 3, *, keep_zeros: bool = False) -> str:
+    """``value`` to ``digits`` significant figures, plain notation, trailing zeros dropped (unless
+    ``keep_zeros``: the figures a precise answer needs).
 
-    >>> format_sig(44.2958), format_sig(0.0173456), format_sig(208.0)
-    ('44.3', '0.0173', '208')
+    >>> format_sig(44.2958), format_sig(0.0173456), format_sig(208.0), format_sig(18.954, 4, keep_zeros=True)
+    ('44.3', '0.0173', '208', '18.95')
+    >>> format_sig(19.0001, 4, keep_zeros=True)
+    '19.00'
     """
-    return _sig(float(value), digits)
+    return _sig(float(value), digits, keep_zeros)
 
 
-def _scaled(value: float, table: tuple[tuple[float, str], ...], digits: int, sep: str) -> str | None:
+def _scaled(
+    value: float, table: tuple[tuple[float, str], ...], digits: int, sep: str, keep_zeros: bool = False
+) -> str | None:
     for factor, suffix in table:
         if abs(value) >= factor * 0.9995:
-            return f"{_sig(value / factor, digits)}{sep}{suffix}"
+            return f"{_sig(value / factor, digits, keep_zeros)}{sep}{suffix}"
     return None
 
 
@@ -214,13 +222,17 @@ def format_count(value: Number) -> str:
     return f"{int(value):,}"
 
 
-def format_si(value: Number, digits: int = 3) -> str:
-    """A count with a k/M/B/T/P suffix at ``digits`` significant figures.
+def format_si(value: Number, digits: int = 3, *, keep_zeros: bool = False) -> str:
+    """A count with a k/M/B/T/P suffix at ``digits`` significant figures (zeros kept with ``keep_zeros``).
 
     >>> format_si(16384000), format_si(6738415616, 4), format_si(512)
     ('16.4M', '6.738B', '512')
+    >>> format_si(7_000_123_456, 4, keep_zeros=True)
+    '7.000B'
     """
-    return _scaled(float(value), _COUNT_SUFFIXES, digits, "") or _sig(float(value), digits)
+    return _scaled(float(value), _COUNT_SUFFIXES, digits, "", keep_zeros) or _sig(
+        float(value), digits, keep_zeros
+    )
 
 
 def format_sci(value: Number, digits: int = 3) -> str:

@@ -1,20 +1,27 @@
-"""Grades a typed answer against the expected value: exact, correct, close, wrong or unparsed.
+"""Grades a typed answer against the expected value: exact, correct, imprecise, close, wrong or unparsed.
 
 Verdicts, best first:
 
 - exact: the value read equals the expected value (an int), or is within 1e-12 of it relative (a float).
 - correct: inside the tolerance (rel: |v-e| <= rel·|e|; abs: |v-e| <= abs; factor f: e/f <= v <= e·f).
+- imprecise: outside the tolerance, but the expected value rounded to the significant figures the answer
+  was typed with ("1.3B" for 1,315,723,264), where the question needs more (``needed_figures``: the fewest
+  whose rounding lies in the band and matches no mistake). It is neither right nor wrong. Never for a
+  factor tolerance: an estimate is not graded on its rounding. (An answer inside the band is correct,
+  however few its figures: the band is what the prompt promises.)
 - close: outside the tolerance but inside the close band: max(5 × rel, 1 %) relative for rel tolerances,
   max(5 × abs, 1 % of |e|) for abs tolerances, factor f² for factor tolerances. The 1 % floor gives exact
   counts (rel 0) a "close" neighbourhood too.
 - wrong: anything else; unparsed: the parser failed and nothing was graded.
 
-A close or wrong answer is then compared with the template's mistakes, then with built-in mistakes that
-apply to every question of a dimension ("gb-vs-gib", "fp32-vs-bf16", "factor-1000", "mac-vs-flop",
-"per-layer"). A mistake matches when the answer is within the question's tolerance of the mistake's value
-and nearer to it than to the expected value (in log ratio for factor tolerances); the nearest wins.
-Comparisons allow a 1e-12 relative slack so decimal edges ("0.33" against 0.3 ± 10 %) are not lost to
-binary rounding.
+A close or wrong answer is then compared with the template's mistakes, then with the built-in slips made
+for the instance (``quizzer.grading.slips``: sibling units for the unit the number was read in, the dtype's
+neighbours, the layers in scope, MACs for FLOPs, 1000×). A mistake matches when the answer is within the
+question's tolerance of the mistake's value and nearer to it than to the expected value (in log ratio for
+factor tolerances); the nearest wins. Comparisons allow a 1e-12 relative slack so decimal edges ("0.33"
+against 0.3 ± 10 %) are not lost to binary rounding.
+
+With a display unit, the verdict line speaks in it ("read as 28 days; expected 28.26 days (1% off)").
 """
 
 from __future__ import annotations
@@ -22,58 +29,29 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from quizzer.core.checks import count
-from quizzer.core.errors import SpecError
 from quizzer.core.record import Record
 from quizzer.core.trace import Number, num
+from quizzer.grading.bands import (
+    SLACK,
+    Mistake,
+    Tolerance,
+    close_band,
+    finite,
+    is_within,
+    match_mistake,
+    title_from_name,
+    tolerance_band,
+)
+from quizzer.grading.display import format_in, unit_factor
+from quizzer.grading.figures import figures_needed, needed_figures, right_to, round_figures
 from quizzer.grading.parse import Parsed, ParseError, format_plain, parse_answer
+from quizzer.grading.slips import GradeContext, Slip, builtin_mistakes, slips
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-#: Verdict kinds, best first.
-VERDICTS = ("exact", "correct", "close", "wrong", "unparsed")
-_SLACK = 1e-12
-
-
-def _finite(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise SpecError(f"{name} ({value!r}) must be a finite number")
-
-
-class Tolerance(Record):
-    """How far from the expected value an answer may be and still be correct.
-
-    Attributes:
-        kind: "rel" (fraction of the expected value), "abs" (in the answer's unit) or "factor" (an estimate:
-            within ×/÷ ``value``).
-        value: the fraction (>= 0), the amount (>= 0) or the factor (> 1).
-    """
-
-    kind: str
-    value: float
-
-    def __post_init__(self) -> None:
-        if self.kind not in ("rel", "abs", "factor"):
-            raise SpecError(f"tolerance kind ({self.kind!r}) must be one of rel, abs, factor")
-        _finite("tolerance value", self.value)
-        if self.kind == "factor" and self.value <= 1:
-            raise SpecError(f"a factor tolerance ({self.value!r}) must be greater than 1")
-        if self.value < 0:
-            raise SpecError(f"a {self.kind} tolerance ({self.value!r}) must be >= 0")
-
-
-class Mistake(Record):
-    """A known wrong answer: its name, its value in the answer's unit, and what to tell the student."""
-
-    name: str
-    value: Number
-    feedback: str
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise SpecError(f"mistake name ({self.name!r}) must be a non-empty string")
-        _finite(f"mistake {self.name!r} value", self.value)
+#: Verdict kinds, best first (imprecise is neither right nor wrong).
+VERDICTS = ("exact", "correct", "imprecise", "close", "wrong", "unparsed")
 
 
 class Verdict(Record):
@@ -85,10 +63,16 @@ class Verdict(Record):
         expected: the expected value, in ``unit``.
         unit: the base unit of the answer.
         rel_error: |given - expected| / |expected| (None when unparsed).
-        mistake: the name of the mistake the answer matches, if any.
-        feedback: what to tell the student about that mistake.
+        mistake: the name (id) of the mistake the answer matches, if any.
+        feedback: what to tell the student: the mistake's feedback, or for an imprecise answer the figures
+            it has and the figures the question needs.
         message: one line for people: what was read, what was expected, how far off, the verdict.
         summary: the message without the verdict and the feedback ("read as ...; expected ... (6.6% off)").
+        mistake_title: the matched mistake's title for people ("GiB read as GB"), if any.
+        figures: the significant figures the answer was typed with (``Parsed.figures``).
+        needed_figures: the figures this question needs (``needed_figures`` over the template's and the
+            built-in mistakes), counted in the unit the answer was typed in; worked out for an answer outside
+            the band (imprecise, close, wrong), None otherwise and for a factor tolerance.
     """
 
     kind: str
@@ -100,126 +84,15 @@ class Verdict(Record):
     feedback: str | None
     message: str
     summary: str = ""
-
-
-def tolerance_band(expected: Number, tolerance: Tolerance) -> tuple[float, float]:
-    """The band [lo, hi] of correct values.
-
-    >>> tolerance_band(100, Tolerance("rel", 0.05)), tolerance_band(100, Tolerance("factor", 2))
-    ((95.0, 105.0), (50.0, 200.0))
-    """
-    e, t = float(expected), tolerance.value
-    if tolerance.kind == "rel":
-        return e - t * abs(e), e + t * abs(e)
-    if tolerance.kind == "abs":
-        return e - t, e + t
-    return (e / t, e * t) if e >= 0 else (e * t, e / t)
-
-
-def is_within(value: Number, expected: Number, tolerance: Tolerance) -> bool:
-    """Whether ``value`` is inside the tolerance around ``expected`` (edges included).
-
-    >>> is_within(16_400_000, 16_384_000, Tolerance("rel", 0.001)), is_within(3, 1, Tolerance("factor", 2))
-    (True, False)
-    """
-    slack = _SLACK * abs(expected)
-    if tolerance.kind == "rel":
-        return abs(value - expected) <= tolerance.value * abs(expected) + slack
-    if tolerance.kind == "abs":
-        return abs(value - expected) <= tolerance.value + slack
-    if expected == 0 or value == 0 or (value < 0) != (expected < 0):
-        return value == expected
-    return _log_ratio(value, expected) <= math.log(tolerance.value) + _SLACK
-
-
-def _log_ratio(value: Number, target: Number) -> float:
-    """|ln(value / target)| for values of one sign, as a difference (the quotient may under- or overflow)."""
-    return abs(math.log(abs(value)) - math.log(abs(target)))
+    mistake_title: str | None = None
+    figures: int | None = None
+    needed_figures: int | None = None
 
 
 def _is_exact(value: Number, expected: Number) -> bool:
     if isinstance(expected, int):  # an exact count: only the same number is exact
         return value == expected
-    return abs(value - expected) <= _SLACK * abs(expected)
-
-
-def _close_band(expected: Number, tolerance: Tolerance) -> Tolerance:
-    if tolerance.kind == "rel":
-        return Tolerance("rel", max(5 * tolerance.value, 0.01))
-    if tolerance.kind == "abs":
-        return Tolerance("abs", max(5 * tolerance.value, 0.01 * abs(expected)))
-    return Tolerance("factor", tolerance.value**2)
-
-
-def _distance(value: Number, target: Number, tolerance: Tolerance) -> float:
-    if tolerance.kind == "factor":
-        return _log_ratio(value, target) if value > 0 and target > 0 else math.inf
-    return float(abs(value - target))
-
-
-def _match(
-    value: Number, expected: Number, tolerance: Tolerance, candidates: Sequence[Mistake]
-) -> Mistake | None:
-    """The nearest candidate the answer matches: within tolerance of it, and nearer to it than to expected."""
-    away = _distance(value, expected, tolerance)
-    hits = [
-        (_distance(value, m.value, tolerance), i)
-        for i, m in enumerate(candidates)
-        if is_within(value, m.value, tolerance) and _distance(value, m.value, tolerance) < away
-    ]
-    return candidates[min(hits)[1]] if hits else None
-
-
-def builtin_mistakes(
-    expected: Number, unit: str, *, typed_unit: str | None = None, n_layers: int | None = None
-) -> list[Mistake]:
-    """The mistakes every question of ``unit`` can show, as values in ``unit``.
-
-    gb-vs-gib is taken at the prefix the answer was typed with (GiB, TB, ...) or, with no prefix typed, at
-    the prefix of the expected size; per-layer only when ``n_layers`` (> 1) is given.
-
-    >>> [(m.name, m.value) for m in builtin_mistakes(8000, "FLOPs")]
-    [('factor-1000', 8000000), ('factor-1000', 8.0), ('mac-vs-flop', 4000.0), ('mac-vs-flop', 16000)]
-    """
-    e = expected
-    found = [
-        Mistake("factor-1000", e * 1000, "1000× too large: check the prefix (k, M, B; ms or s; MB or GB)"),
-        Mistake("factor-1000", e / 1000, "1000× too small: check the prefix (k, M, B; ms or s; MB or GB)"),
-    ]
-    if unit in ("bytes", "bytes/s"):
-        letters = "KMGTPE"
-        typed = (typed_unit or "")[:1].upper()
-        level = letters.index(typed) + 1 if typed in letters else min(max(_level(e), 1), 6)
-        p, ratio = letters[level - 1], 2 ** (10 * level) / 10 ** (3 * level)
-        found += [
-            Mistake(
-                "gb-vs-gib", e * ratio, f"the {p}B figure labelled {p}iB: 1 {p}iB = 2^{10 * level} bytes"
-            ),
-            Mistake("gb-vs-gib", e / ratio, f"the {p}iB figure labelled {p}B: 1 {p}B = 10^{3 * level} bytes"),
-        ]
-    if unit in ("bytes", "bits"):
-        found += [
-            Mistake(
-                "fp32-vs-bf16", e * 2, "twice the answer: 4 bytes per value (fp32) where 2 (bf16) apply?"
-            ),
-            Mistake("fp32-vs-bf16", e / 2, "half the answer: 2 bytes per value (bf16) where 4 (fp32) apply?"),
-        ]
-    if unit in ("FLOPs", "MACs"):
-        half, twice = (("MACs", "FLOPs"), ("FLOPs", "MACs"))[unit == "MACs"]
-        found += [
-            Mistake("mac-vs-flop", e / 2, f"half the {unit}: these look like {half} (1 MAC = 2 FLOPs)"),
-            Mistake("mac-vs-flop", e * 2, f"twice the {unit}: these look like {twice} (1 MAC = 2 FLOPs)"),
-        ]
-    if n_layers is not None and count("n_layers", n_layers) > 1:
-        found += [
-            Mistake("per-layer", e / n_layers, f"one layer's worth: multiply by the {n_layers} layers"),
-            Mistake("per-layer", e * n_layers, f"{n_layers}× the answer: the question asks for one layer"),
-        ]
-    return [m for m in found if m.value != e]
-
-
-def _level(value: Number) -> int:
-    return math.floor(math.log10(abs(value)) / 3) if value else 0
+    return abs(value - expected) <= SLACK * abs(expected)
 
 
 def _off(value: Number, expected: Number) -> str:
@@ -236,6 +109,67 @@ def _off(value: Number, expected: Number) -> str:
     return f"{percent:.0f}% off" if percent >= 10 else f"{percent:.2g}% off"
 
 
+_NO_CONTEXT = GradeContext()
+
+
+def _context(context: GradeContext | None, default_unit: str | None, n_layers: int | None) -> GradeContext:
+    """The context, with the old keywords (``default_unit``, ``n_layers``) filled in where given."""
+    if context is None:
+        return (
+            _NO_CONTEXT
+            if default_unit is None and n_layers is None
+            else GradeContext(default_unit, None, n_layers)
+        )
+    if default_unit is not None or n_layers is not None:
+        changes = {"display_unit": default_unit, "layers": n_layers}
+        return context.replace(**{k: v for k, v in changes.items() if v is not None})
+    return context
+
+
+def _band(tolerance: Tolerance, unit: str, display_unit: str | None) -> str:
+    if tolerance.kind == "abs":
+        return f"the band is ±{format_in(tolerance.value, unit, display_unit)}"
+    if tolerance.value == 0:
+        return "it asks for the exact value"
+    band = f"the band is ±{num(float(f'{tolerance.value * 100:.3g}'))}%"
+    return f"{band} of the value" if display_unit == "%" else band  # not ± percentage points
+
+
+def _imprecise(
+    given: Parsed,
+    expected: Number,
+    needed: int,
+    named: Mistake | Slip | None,
+    tolerance: Tolerance,
+    display: str | None,
+) -> str:
+    """ "1.3B is right to 2 significant figures; this question needs 4 (1.316B) to tell it from ..." """
+    figures = given.figures or 1
+    plural = "figure" if figures == 1 else "figures"
+    head = f"{given.written(given.value, figures)} is right to {figures} significant {plural}"
+    head += f"; this question needs {needed} ({given.written(expected, needed)})"
+    if named is not None:
+        return f"{head} to tell it from “{named.label}”."
+    return f"{head}: {_band(tolerance, given.unit, display)}."
+
+
+def _summary(given: Parsed, expected: Number, display: str | None, figures: int) -> str:
+    """ "read as ...; expected ..." in the display unit (the base unit without one)."""
+    if display is None:
+        return f"read as {given.reading}; expected {format_plain(expected, given.unit)}"
+    unit, reading = given.unit, given.reading
+    notes = reading[reading.rindex(" (") :] if reading.endswith(")") and " (" in reading else ""
+    if given.figures is not None:
+        read = given.written(given.value, given.figures)
+        in_display = given.bare or given.typed_unit == display or given.factor == unit_factor(unit, display)
+        if not in_display:
+            read += f" = {format_in(given.value, unit, display, max(4, given.figures))}"
+    else:
+        typed = reading[: len(reading) - len(notes)].partition(" = ")[0]
+        read = f"{typed} = {format_in(given.value, unit, display)}"
+    return f"read as {read}{notes}; expected {format_in(expected, unit, display, figures)}"
+
+
 def grade(
     answer: str,
     expected: Number,
@@ -243,6 +177,7 @@ def grade(
     tolerance: Tolerance,
     mistakes: Sequence[Mistake] = (),
     *,
+    context: GradeContext | None = None,
     default_unit: str | None = None,
     n_layers: int | None = None,
 ) -> Verdict:
@@ -254,8 +189,9 @@ def grade(
         unit: the answer's base unit.
         tolerance: how far a correct answer may be.
         mistakes: the template's known mistakes, tried before the built-in ones.
-        default_unit: what a bare number means (see ``parse_answer``).
-        n_layers: the model's layer count, to recognise per-layer vs whole-model answers.
+        context: what the instance tells of its slips: display unit, dtype, layers (see ``GradeContext``).
+        default_unit: what a bare number means; fills ``context.display_unit`` (kept for old callers).
+        n_layers: the layers in scope; fills ``context.layers`` (kept for old callers).
 
     Returns:
         The ``Verdict``.
@@ -263,20 +199,27 @@ def grade(
     >>> v = grade("16.4M", 16_384_000, "params", Tolerance("rel", 0.01))
     >>> v.kind, v.message
     ('correct', 'read as 16,400,000 params; expected 16,384,000 params (0.098% off): correct')
-    >>> grade("15.6 GB", 16_777_216_000, "bytes", Tolerance("rel", 0.01)).mistake
-    'gb-vs-gib'
-    """
-    _finite("expected", expected)
+    >>> grade("15.6 GB", 16_777_216_000, "bytes", Tolerance("rel", 0.01)).mistake_title
+    'GiB read as GB'
+    >>> v = grade("1.3B", 1_315_723_264, "params", Tolerance("rel", 0.0005))
+    >>> v.kind, v.feedback
+    ('imprecise', '1.3B is right to 2 significant figures; this question needs 4 (1.316B): the band is ±0.05%.')
+    >>> grade("28", 2_441_406, "s", Tolerance("rel", 0.01), context=GradeContext("days")).summary
+    'read as 28 days; expected 28.26 days (0.91% off)'
+    """  # noqa: E501
+    finite("expected", expected)
+    context = _context(context, default_unit, n_layers)
+    display = context.display_unit
     try:
-        given = parse_answer(answer, unit, default_unit)
+        given = parse_answer(answer, unit, display)
     except ParseError as error:
         return Verdict("unparsed", None, expected, str(unit), None, None, None, error.message, error.message)
-    value = given.value
+    value, figures = given.value, given.figures
     if _is_exact(value, expected):
         kind = "exact"
     elif is_within(value, expected, tolerance):
         kind = "correct"
-    elif is_within(value, expected, _close_band(expected, tolerance)):
+    elif is_within(value, expected, close_band(expected, tolerance)):
         kind = "close"
     else:
         kind = "wrong"
@@ -284,16 +227,34 @@ def grade(
         rel_error = float(abs(value - expected) / abs(expected))
     else:
         rel_error = 0.0 if value == 0 else math.inf
-    found = None
+    found: Mistake | Slip | None = None
+    feedback = needed = None
     if kind in ("close", "wrong"):
-        builtin = builtin_mistakes(expected, given.unit, typed_unit=given.typed_unit, n_layers=n_layers)
-        found = _match(value, expected, tolerance, mistakes) or _match(value, expected, tolerance, builtin)
-    summary = f"read as {given.reading}; expected {format_plain(expected, given.unit)}"
+        builtin = slips(expected, given.unit, context, tolerance=tolerance, typed_unit=given.typed_unit)
+        found = match_mistake(value, expected, tolerance, mistakes) or match_mistake(
+            value, expected, tolerance, builtin
+        )
+        if tolerance.kind != "factor":
+            per_unit = given.factor if figures is not None else unit_factor(unit, display) if display else 1
+            needed, blocker = figures_needed(expected, tolerance, [*mistakes, *builtin], per_unit=per_unit)
+            if (
+                figures is not None
+                and needed is not None
+                and figures < needed
+                and right_to(value, expected, figures, given.factor)
+            ):
+                kind = "imprecise"
+                feedback = _imprecise(given, expected, needed, found or blocker, tolerance, display)
+                found = None
+    if feedback is None and found is not None:
+        feedback = found.feedback
+    shown = needed or 0
+    if display is not None and needed is None and tolerance.kind != "factor":
+        shown = needed_figures(expected, tolerance, mistakes, per_unit=unit_factor(unit, display)) or 0
+    summary = _summary(given, expected, display, max(shown, 4))
     if kind != "exact":
         summary += f" ({_off(value, expected)})"
-    message = f"{summary}: {kind}"
-    if found:
-        message += f"; {found.feedback}"
+    message = f"{summary}: {kind}" + (f"; {feedback}" if feedback else "")
     return Verdict(
         kind,
         given,
@@ -301,7 +262,27 @@ def grade(
         given.unit,
         rel_error,
         found.name if found else None,
-        found.feedback if found else None,
+        feedback,
         message,
         summary,
+        found.label if found else None,
+        figures,
+        needed,
     )
+
+
+__all__ = [
+    "VERDICTS",
+    "GradeContext",
+    "Mistake",
+    "Tolerance",
+    "Verdict",
+    "builtin_mistakes",
+    "format_in",
+    "grade",
+    "is_within",
+    "needed_figures",
+    "round_figures",
+    "title_from_name",
+    "tolerance_band",
+]

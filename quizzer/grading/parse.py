@@ -24,6 +24,11 @@ What is accepted:
   "GPU hours", GPU-days = 24; a bare ``h``/``hours`` is taken as GPU-hours, other times are refused);
   ratios (plain, ``%``, ``x``); bits/param; tokens/s.
 
+Significant figures: a single decimal number ("1.3B", "1.6e7", "1.6 x 10^7", "47.6%") records the figures it
+was typed with (``Parsed.figures``: leading zeros never count, trailing zeros count after a decimal point and
+not in a whole number), what one of it stands for (``Parsed.factor``) and how it was written
+(``Parsed.form``), so the grader can say "right to 2 significant figures" in the answer's own terms.
+
 Bounds: at most ``MAX_ANSWER_LENGTH`` characters are read, normalised with NFKC (fullwidth digits, the
 Kelvin sign ...) and matched against ASCII units only; a power's size is checked before it is computed, and
 every scan moves forward, so the work is linear in the length (``parse_work`` counts it).
@@ -39,9 +44,11 @@ from quizzer.core.errors import QuizzerError, SpecError, UnknownNameError
 from quizzer.core.record import Record
 from quizzer.core.trace import Number, exact, num
 from quizzer.core.units import Unit, format_sci, unknown_name_message
+from quizzer.grading.figures import figures_of, round_figures, write_figures
 from quizzer.grading.vocabulary import (
     ANSWER_IS,
     BYTE_LIKE,
+    CLOSE_UNITS,
     CONVERT,
     COUNT_LIKE,
     FLOP,
@@ -74,6 +81,13 @@ class Parsed(Record):
         typed_unit: the unit token as typed ("GiB", "%", "$"), or None when none was typed.
         approximate: whether the answer was marked approximate (~, ≈, about, ...).
         reading: how it was read, for people ("15.6 GiB = 16,750,372,454 bytes").
+        figures: the significant figures of the number typed ("1.3B": 2, "16,384,000": 5, "0.00210": 3), or
+            None when the answer is not one decimal number (a product, a power such as "2^24", zero).
+        factor: what one of the typed number stands for, in ``unit`` (1e9 for "1.3B", 2**30 for "15.6 GiB",
+            86400 for a bare "28" read as days; 1 when ``figures`` is None).
+        form: how the number was written, to write another one the same way: the text before it, the text
+            after it ("B", " GiB", "e7", " days" for a bare number read as days) and its group separator.
+        bare: no unit and no scale was typed: the number is read in the default unit, or the base unit.
     """
 
     value: Number
@@ -81,6 +95,21 @@ class Parsed(Record):
     typed_unit: str | None = None
     approximate: bool = False
     reading: str = ""
+    figures: int | None = None
+    factor: Number = 1
+    form: tuple[str, str, str] = ("", "", "")
+    bare: bool = False
+
+    def written(self, value: Number, figures: int) -> str:
+        """``value`` (in ``unit``) written as this answer was, to ``figures`` significant figures.
+
+        >>> parse_answer("1.3B", "params").written(1_315_723_264, 4), parse_answer("$1,200", "USD").written(1234.5, 3)
+        ('1.316B', '$1,230')
+        """  # noqa: E501
+        factor = self.factor
+        scaled = value / factor if factor != 1 else value
+        before, after, grouping = self.form
+        return before + write_figures(round_figures(scaled, figures), figures, grouping) + after
 
 
 #: The longest answer read, in characters; the answer boxes hold no more. A product typed out in full,
@@ -213,9 +242,16 @@ def _power_of(base: Fraction, exponent_text: str, text: str, position: int) -> F
     return _words(base**exponent)
 
 
-def _lex(text: str, expected: str) -> tuple[Fraction, list[tuple[Entry, str]], bool, bool]:
-    """Read ``text`` as numbers joined by * and /: (product, units typed, any scale typed, any operator)."""
+#: How the first number of an answer was typed: (its value, its figures, where it starts and ends).
+_First = tuple[Fraction, int, int, int]
+
+
+def _lex(text: str, expected: str) -> tuple[Fraction, list[tuple[Entry, str]], bool, bool, _First | None]:
+    """Read ``text`` as numbers joined by * and /: (product, units typed, any scale typed, any operator, the
+    number typed when the answer is one decimal number, "1.6e7" or "1.6 x 10^7", else None)."""
     value, units, scaled, operator, pos = Fraction(1), [], False, "", 0
+    first: _First | None = None
+    shapes: list[tuple[str, bool, bool, str]] = []  # each term: its digits, an exponent?, a power?, its tail
     while True:  # one pass: each term is read from where the last one ended (spaces are single here)
         start = pos = pos + text.startswith(" ", pos)
         if text.startswith("$", pos):
@@ -233,6 +269,9 @@ def _lex(text: str, expected: str) -> tuple[Fraction, list[tuple[Entry, str]], b
                 raise ParseError(f"expected a number after {operator!r} in {text!r}", pos)
             raise ParseError(f"could not read {text!r} as a number", pos)
         term = _number(match, text)
+        if first is None:
+            _charge(2 * len(match.group()))
+            first = (term, figures_of(match.group()), match.start(), match.end())
         pos = match.end()
         if exponent := _pattern(_EXPONENT).match(text, pos):
             term = _words(term * _power_of(Fraction(10), exponent[1], text, pos))
@@ -253,6 +292,7 @@ def _lex(text: str, expected: str) -> tuple[Fraction, list[tuple[Entry, str]], b
         if _pattern(_DIGIT).search(tail):
             raise ParseError(f"two numbers without an operator: {text!r}", pos)
         ten, entry, token = _read_tail(tail, expected, text)
+        shapes.append((match.group(), bool(exponent), bool(power), tail))
         scaled = scaled or bool(ten)
         term *= 10**ten
         if entry and token:
@@ -270,9 +310,25 @@ def _lex(text: str, expected: str) -> tuple[Fraction, list[tuple[Entry, str]], b
         if max(_words(value).numerator.bit_length(), value.denominator.bit_length()) > _VALUE_BITS:
             raise ParseError(f"{text!r} has too many digits to compute exactly", match.start())
         if following is None:
-            return value, units, scaled, bool(operator)
+            return value, units, scaled, bool(operator), _decimal_number(first, shapes, operator)
         operator = "/" if following.group() == "/" else "*"
         pos = following.end()
+
+
+def _decimal_number(
+    first: _First | None, shapes: list[tuple[str, bool, bool, str]], operator: str
+) -> _First | None:
+    """``first`` when the answer is one decimal number: alone ("1.3B", "1.6e7") or times a power of ten
+    ("1.6 x 10^7"); None for other products, quotients and powers ("32000*512", "2^24"), and for zero."""
+    if first is None or first[0] == 0:
+        return None
+    if len(shapes) == 1 and not shapes[0][2]:
+        return first
+    if len(shapes) == 2 and operator == "*":
+        (_, exponent, power, tail), (ten, ten_exponent, ten_power, _) = shapes
+        if not (exponent or power or tail or ten_exponent) and ten == "10" and ten_power:
+            return first
+    return None
 
 
 def _clean(text: str) -> tuple[str, bool]:
@@ -329,7 +385,7 @@ def parse_answer(text: str, unit: str, default_unit: str | None = None) -> Parse
     >>> parse_answer("16.384 million", "params").value
     16384000
     >>> parse_answer("~15.6 GiB", "bytes")
-    Parsed(value=16750372454.4, unit='bytes', typed_unit='GiB', approximate=True, reading='15.6 GiB = 16,750,372,454 bytes')
+    Parsed(value=16750372454.4, unit='bytes', typed_unit='GiB', approximate=True, reading='15.6 GiB = 16,750,372,454 bytes', figures=3, factor=1073741824, form=('', ' GiB', ''), bare=False)
     >>> parse_answer("3", "s", default_unit="days").reading
     '3 days = 259,200 s'
     >>> parse_answer("16 GB", "params")
@@ -353,7 +409,8 @@ def parse_answer(text: str, unit: str, default_unit: str | None = None) -> Parse
         raise ParseError("empty answer: type a number such as 16.4M, 1.6e7 or 16 GiB", 0)
     if _pattern(_BRACKETS).search(cleaned):
         raise ParseError(f"parentheses are not accepted: {cleaned!r} (write a plain product like 32000*512)")
-    value, units, scaled, operator = _lex(cleaned, expected)
+    value, units, scaled, operator, number = _lex(cleaned, expected)
+    after, bare = "", not units and not scaled
     shown, typed, entry = cleaned, None, (expected, Fraction(1), None)
     tokens = [token for _, token in units]
     if len(units) > 1 and {e[0] for e, _ in units} != {"USD"}:  # "$5 USD" is one unit written twice
@@ -365,16 +422,24 @@ def parse_answer(text: str, unit: str, default_unit: str | None = None) -> Parse
         value *= Fraction(10) ** ten
         entry = default_entry or entry
         shown = f"{cleaned} {default_unit}"
+        after = default_unit if default_unit in CLOSE_UNITS else f" {default_unit}"
     factor, notes = _convert(entry, expected, cleaned)
     value *= factor
     if value and not 1 / _LIMIT < abs(value) < _LIMIT:
         raise ParseError(f"{cleaned!r} is out of range")
-    number = exact(value)
-    plain = format_plain(number, expected)
+    result, first = exact(value), number
+    plain = format_plain(result, expected)
     reading = f"{shown} = {plain}" if operator or factor != 1 or shown != cleaned else plain
     if notes:
         reading += f" ({'; '.join(notes)})"
-    return Parsed(number, expected, typed, approximate, reading)
+    if first is None:
+        return Parsed(result, expected, typed, approximate, reading, None, 1, ("", "", ""), bare)
+    mantissa, figures, start, end = first
+    typed_number = cleaned[start:end]
+    grouping = next((c for c in ",_ " if c in typed_number), "")
+    form = (cleaned[:start], cleaned[end:] + after, grouping)
+    per_number = exact(value / mantissa)
+    return Parsed(result, expected, typed, approximate, reading, figures, per_number, form, bare)
 
 
 def _default(default_unit: str | None, expected: str) -> tuple[int, Entry | None] | None:

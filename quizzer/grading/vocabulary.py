@@ -12,6 +12,8 @@ COUNT_LIKE = frozenset({"params", "tokens", "FLOPs", "MACs", "count", "patches",
 BYTE_LIKE = frozenset({"bytes", "bits", "bytes/s"})
 SI = {"k": 3, "K": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 WORD_SCALES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12, "quadrillion": 15, "bn": 9}
+#: Units written right after the number, with no space ("47.6%", "1.316B"); others take one ("41.4 GB").
+CLOSE_UNITS = frozenset({"%", "k", "K", "M", "B", "T", "G", "P", "E"})
 SCALE_NAMES = sorted([*SI, "B", "m", "b", "t", *WORD_SCALES], key=len, reverse=True)
 
 _FOLD = re.compile(r"[\s-]+")

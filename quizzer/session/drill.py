@@ -6,26 +6,21 @@ import random
 from collections.abc import Callable
 
 from quizzer.bank.errors import TemplateError
+from quizzer.bank.hints import Hint, hint_steps
 from quizzer.bank.loader import Bank
-from quizzer.bank.render import Instance
+from quizzer.bank.render import Instance, grade_context
 from quizzer.bank.schema import Template
-from quizzer.core.trace import Step
 from quizzer.grading.grade import Mistake, Verdict, grade
 from quizzer.grading.parse import ParseError, parse_answer
 from quizzer.session.records import RIGHT, Attempt, attempt_for
 
 
 def grade_instance(instance: Instance, answer: str) -> Verdict:
-    """Grade ``answer`` against an instance: its tolerance, its mistakes, then the built-in ones."""
-    mistakes = [Mistake(m.name, m.value, m.feedback) for m in instance.mistakes]
+    """Grade ``answer`` against an instance: its tolerance, its mistakes, then the built-in ones that fit it
+    (its dtype, the layers in scope, the unit a bare number means)."""
+    mistakes = [Mistake(m.name, m.value, m.feedback, m.title) for m in instance.mistakes]
     return grade(
-        answer,
-        instance.value,
-        instance.unit,
-        instance.tolerance,
-        mistakes,
-        default_unit=instance.display_unit,
-        n_layers=instance.n_layers,
+        answer, instance.value, instance.unit, instance.tolerance, mistakes, context=grade_context(instance)
     )
 
 
@@ -159,17 +154,19 @@ class DrillSession:
         else:
             self.streak = 0
 
-    def hint(self) -> Step | None:
-        """Reveal the next derivation step (None when all are shown); each one is counted."""
-        if self.hints >= len(self.instance.derivation):
+    def hint(self) -> Hint | None:
+        """Reveal the next hint: the nudges, then the derivation but its answer (None when all are shown);
+        each one is counted."""
+        hints = hint_steps(self.instance)
+        if self.hints >= len(hints):
             return None
         self.hints += 1
-        return self.instance.derivation[self.hints - 1]
+        return hints[self.hints - 1]
 
     @property
-    def revealed(self) -> tuple[Step, ...]:
-        """The derivation steps revealed as hints so far."""
-        return self.instance.derivation[: self.hints]
+    def revealed(self) -> tuple[Hint, ...]:
+        """The hints revealed so far."""
+        return hint_steps(self.instance)[: self.hints]
 
     def skip(self) -> Instance:
         """Give up on the current question (recorded as skipped) and move to the next."""

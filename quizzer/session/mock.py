@@ -40,7 +40,7 @@ class MockReport(Record):
 
     ``topics_to_work_on`` holds (topic, right, total) for every topic with an answer that was not right
     (unanswered included), worst first: lowest share right, then most not right, then by name.
-    ``mistakes_to_work_on`` holds (mistake name, feedback, count), most frequent first (first seen breaks
+    ``mistakes_to_work_on`` holds (mistake title, feedback, count), most frequent first (first seen breaks
     ties); a template's own mistakes are counted per template, the built-in ones across templates.
     """
 
@@ -208,7 +208,8 @@ class MockExam:
             if v is not None and v.mistake is not None:
                 own = any(m.name == v.mistake for m in r.instance.mistakes)
                 key = (r.instance.template_id, v.mistake) if own else v.mistake
-                mistakes.setdefault(key, [v.mistake, v.feedback or "", 0])[2] += 1
+                title = v.mistake_title or v.mistake
+                mistakes.setdefault(key, [title, v.feedback or "", 0])[2] += 1
         weak = [(topic, right, total) for topic, (right, total) in topics.items() if right < total]
         weak.sort(key=lambda t: (t[1] / t[2], t[1] - t[2], t[0]))
         common = sorted(mistakes.values(), key=lambda m: -m[2])  # stable: first seen breaks ties

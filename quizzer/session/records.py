@@ -10,9 +10,9 @@ if TYPE_CHECKING:
     from quizzer.bank.render import Instance
     from quizzer.grading.grade import Verdict
 
-#: Verdicts an attempt can have: the grader's four, plus a skip, plus a mock question left unanswered
-#: when its time ran out.
-VERDICTS = ("exact", "correct", "close", "wrong", "skipped", "timed-out")
+#: Verdicts an attempt can have: the grader's five, plus a skip, plus a mock question left unanswered
+#: when its time ran out. "imprecise" (the right value rounded to too few figures) is not right.
+VERDICTS = ("exact", "correct", "imprecise", "close", "wrong", "skipped", "timed-out")
 #: Verdicts that count as right.
 RIGHT = frozenset({"exact", "correct"})
 #: Where an attempt was made.
@@ -48,6 +48,8 @@ class Attempt(Record):
     """The template's topic when it was answered (stats group by it)."""
     minutes: float = 0.0
     """The template's expected minutes when it was answered."""
+    mistake_title: str | None = None
+    """The matched mistake's human title ("Untied head left out"), shown where its id would be."""
 
     @property
     def right(self) -> bool:
@@ -69,10 +71,11 @@ def attempt_for(
     """The Attempt at ``instance``: graded by ``verdict``, or, with no verdict, recorded as ``unanswered``
     ("skipped" or "timed-out") with no answer."""
     if verdict is None:
-        answer, value, kind, rel_error, mistake = "", None, unanswered, None, None
+        answer, value, kind, rel_error, mistake, title = "", None, unanswered, None, None, None
     else:
         value = verdict.given.value if verdict.given else None
         kind, rel_error, mistake = verdict.kind, verdict.rel_error, verdict.mistake
+        title = verdict.mistake_title
     return Attempt(
         instance.template_id,
         instance.seed,
@@ -91,6 +94,7 @@ def attempt_for(
         session,
         instance.topic,
         instance.minutes,
+        title,
     )
 
 

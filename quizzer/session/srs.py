@@ -30,7 +30,7 @@ def rating_for(verdict: str, seconds: float, expected_minutes: float, hints: int
     verdict                       condition                             rating
     ============================  ====================================  ======
     skipped, timed-out, wrong     (any)                                 again
-    close                         (any)                                 hard
+    close, imprecise              (any)                                 hard
     exact, correct                a hint was used                       hard
     exact, correct                seconds <= 0.5 × expected             easy
     exact, correct                seconds <= 1.5 × expected             good
@@ -41,7 +41,7 @@ def rating_for(verdict: str, seconds: float, expected_minutes: float, hints: int
     """
     if verdict in ("skipped", "timed-out", "wrong"):
         return "again"
-    if verdict == "close":
+    if verdict in ("close", "imprecise"):  # near, or right but short of the figures the question needs
         return "hard"
     if verdict not in ("exact", "correct"):
         raise ValueError(f"no rating for the verdict {verdict!r}")

@@ -7,6 +7,7 @@ from datetime import date
 from typing import Any
 
 from quizzer.core.record import Record
+from quizzer.grading.bands import title_from_name
 from quizzer.session.records import RIGHT, Attempt
 
 SECONDS_PER_DAY = 86_400
@@ -36,6 +37,8 @@ class MistakeCount(Record):
     count: int
     template_ids: tuple[str, ...]
     """The templates it was made on, sorted."""
+    title: str = ""
+    """Its human title ("Untied head left out"): the latest recorded, else one made from the name."""
 
 
 class DayStats(Record):
@@ -131,7 +134,7 @@ def compute_stats(
     first_at: float | None = None
     last_at: float | None = None
     per_topic: dict[str, list[Any]] = {}  # topic -> [attempts, right, seconds list, expected seconds list]
-    mistakes: dict[str, list[Any]] = {}  # name -> [count, template ids]
+    mistakes: dict[str, list[Any]] = {}  # name -> [count, template ids, title]
     per_day: dict[int, list[int]] = {}  # local day -> [attempts, right]
     for a in attempts:
         is_right = a.verdict in RIGHT
@@ -153,9 +156,10 @@ def compute_stats(
         if a.mistake:
             mistake = mistakes.get(a.mistake)
             if mistake is None:
-                mistake = mistakes[a.mistake] = [0, set()]
+                mistake = mistakes[a.mistake] = [0, set(), ""]
             mistake[0] += 1
             mistake[1].add(a.template_id)
+            mistake[2] = a.mistake_title or mistake[2]
         day = per_day.get(d := local_day(at, utc_offset_seconds))
         if day is None:
             day = per_day[d] = [0, 0]
@@ -189,7 +193,10 @@ def compute_stats(
         right=right_total,
         accuracy=right_total / total if total else 0.0,
         topics=tuple(topics),
-        mistakes=tuple(MistakeCount(name, n, tuple(sorted(ids))) for name, (n, ids) in top_mistakes),
+        mistakes=tuple(
+            MistakeCount(name, n, tuple(sorted(ids)), title or title_from_name(name))
+            for name, (n, ids, title) in top_mistakes
+        ),
         days=window,
         streak_days=streak,
         first_at=first_at,

@@ -6,9 +6,9 @@ import random
 from collections.abc import Callable
 
 from quizzer.bank.errors import TemplateError
+from quizzer.bank.hints import Hint, hint_steps
 from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance
-from quizzer.core.trace import Step
 from quizzer.grading.grade import Verdict
 from quizzer.session.drill import grade_instance, read_answer
 from quizzer.session.records import RIGHT, Attempt, CardState, attempt_for
@@ -152,17 +152,19 @@ class StudySession:
             self._on_attempt(attempt)
         return attempt
 
-    def hint(self) -> Step | None:
-        """Reveal the next derivation step (None when all are shown, or no question); each is counted."""
-        if self.instance is None or self.hints >= len(self.instance.derivation):
+    def hint(self) -> Hint | None:
+        """Reveal the next hint (nudges, then the derivation but its answer; None when all are shown, or no
+        question); each is counted."""
+        hints = hint_steps(self.instance) if self.instance is not None else ()
+        if self.hints >= len(hints):
             return None
         self.hints += 1
-        return self.instance.derivation[self.hints - 1]
+        return hints[self.hints - 1]
 
     @property
-    def revealed(self) -> tuple[Step, ...]:
-        """The derivation steps revealed as hints so far."""
-        return self.instance.derivation[: self.hints] if self.instance is not None else ()
+    def revealed(self) -> tuple[Hint, ...]:
+        """The hints revealed so far."""
+        return hint_steps(self.instance)[: self.hints] if self.instance is not None else ()
 
     def skip(self) -> None:
         """Give up on the current question: a skipped attempt, rated "again" (nothing once graded)."""

@@ -41,6 +41,15 @@ MIGRATIONS: tuple[str, ...] = (
         due REAL
     );
     """,
+    # 2: the human title of the matched mistake, shown by Stats and the report instead of its id; the side
+    # files already added, by the SHA-256 of their bytes, so one is never added twice.
+    """
+    ALTER TABLE attempts ADD COLUMN mistake_title TEXT;
+    CREATE TABLE side_files (
+        digest TEXT PRIMARY KEY,
+        added REAL
+    );
+    """,
 )
 #: The schema version this code writes.
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -56,7 +56,8 @@ class HistoryStore:
         self._file: sqlite3.Connection | None = None  # the database, when it is open
         self._memory: sqlite3.Connection | None = None  # what reads use while the file is not used
         self._held: list[Attempt | CardState] = []  # changes the file has not got, in order
-        self._adopted: list[str] = []  # side files whose items are held: removed once those are safe
+        #: Side files found at open while the file failed: (path, SHA-256, items); their items lead _held.
+        self._adopted: list[tuple[str, str, list[Attempt | CardState]]] = []
         self._retry = False  # whether a change may try to open the file again
         self._problem = ""  # why the file is not used, in words
         self._warning_before: str | None = None  # the warning to restore when the file works again
@@ -171,12 +172,16 @@ class HistoryStore:
         assert self.file_path is not None
         self._problem, self._retry = problem, retry
         self._memory = (faults.copy_read_only(self.file_path) if retry else None) or db.connect_memory()
-        for side, items in self._side_files():  # older than anything this session does: held first
-            self._adopted.append(side)
+        for side, digest, items in self._side_files():  # older than anything this session does: held first
             try:
-                self._held += sql.add_new(self._memory, items)  # those the file has are not held again
+                if sql.has_side_file(self._memory, digest):  # the file has them: removed once it works
+                    items = []
+                else:
+                    sql.write_all(self._memory, [], [(digest, items)], now=self._wall())  # for reads
             except sqlite3.Error:
-                self._held += items
+                pass  # reads miss them, but they are held
+            self._adopted.append((side, digest, items))
+            self._held += items
         earlier = f" ({_count(self._held)} saved beside it earlier are held too)" if self._held else ""
         self._announce("warning", f"{_MEMORY}{problem}; {then}{earlier}")
 
@@ -203,12 +208,12 @@ class HistoryStore:
         self._announce("warning", f"{moved} and a new history was started")
 
     def _add_side_files(self) -> None:
-        """Add the side files beside the database to it (skipping attempts it has), then remove them."""
+        """Add the side files beside the database to it (one already added adds nothing), then remove them."""
         assert self._file is not None
         assert self.file_path is not None
-        for side, items in self._side_files():
+        for side, digest, items in self._side_files():
             try:
-                added = sql.add_new(self._file, items)
+                added = sql.write_all(self._file, [], [(digest, items)], now=self._wall())
             except sqlite3.Error as exc:
                 problem = faults.reason(self.file_path, exc)
                 self._announce("warning", f"{side} could not be added to the history ({problem}); left as is")
@@ -218,13 +223,13 @@ class HistoryStore:
                 gone = "and the file was removed"
             except OSError as exc:
                 gone = f"but the file could not be removed ({exc.strerror}; adding it again adds nothing)"
-            already = f" ({len(items) - len(added)} already in it)" if len(added) < len(items) else ""
-            added_text = (
-                f"{_count(added)} saved in {side} {_were(added)} added to the history{already} {gone}"
-            )
+            if items and not added:
+                added_text = f"the {_count(items)} saved in {side} were already in the history, {gone}"
+            else:
+                added_text = f"{_count(added)} saved in {side} {_were(added)} added to the history {gone}"
             self._announce("information", added_text)
 
-    def _side_files(self) -> list[tuple[str, list[Attempt | CardState]]]:
+    def _side_files(self) -> list[tuple[str, str, list[Attempt | CardState]]]:
         """The side files beside the database and their items, oldest first; one it cannot read is named."""
         assert self.file_path is not None
         sides = faults.side_files(self.file_path)
@@ -232,10 +237,10 @@ class HistoryStore:
             return []
         from quizzer.store import sidefile  # only now: it loads the export row format and json lines
 
-        out: list[tuple[str, list[Attempt | CardState]]] = []
+        out: list[tuple[str, str, list[Attempt | CardState]]] = []
         for side in sides:
             try:
-                out.append((side, sidefile.read(side)))
+                out.append((side, *sidefile.read(side)))
             except (OSError, ValueError) as exc:
                 self._announce("warning", f"{side} could not be read ({exc}); it was left as it is")
         return out
@@ -301,7 +306,9 @@ class HistoryStore:
                     return False
                 conn = self._file = db.connect(path, busy_timeout_ms=busy_timeout_ms)
             conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            written = sql.add_new(conn, self._held)  # one transaction; what the file has is not added again
+            adopted = [(digest, items) for _, digest, items in self._adopted]
+            session = self._held[sum(len(items) for _, items in adopted) :]
+            written = sql.write_all(conn, session, adopted, now=self._wall())  # one transaction
         except (sqlite3.Error, OSError, ValueError, db.NewerSchemaError, db.ForeignDatabaseError) as exc:
             self._problem = faults.reason(path, exc)
             return False
@@ -322,7 +329,7 @@ class HistoryStore:
     def _remove_adopted(self) -> str:
         """Remove the side files whose items are now safe elsewhere; `` (with those of X, now removed)``."""
         removed = []
-        for side in self._adopted:
+        for side, _, _ in self._adopted:
             try:
                 os.remove(side)
                 removed.append(side)

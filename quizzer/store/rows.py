@@ -21,7 +21,12 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "hints": (int,),
     "variables": (dict,),
     "mistake": (str, type(None)),
+    "mistake_title": (str, type(None)),
 }
+
+
+#: Fields added after the first release, which rows written before may lack (they take their defaults).
+_ADDED_LATER = frozenset({"mistake_title"})
 
 
 def iso_utc(at: float) -> str:
@@ -43,6 +48,8 @@ def row_attempt(row: dict[str, Any]) -> Attempt:
     """The Attempt of an attempt_row() (``at_iso`` is ignored); ValueError naming a missing or bad field."""
     fields = {name: value for name, value in row.items() if name != "at_iso"}
     for name in Attempt._fields:
+        if name not in fields and name in _ADDED_LATER:
+            continue  # a side file written before the field existed
         if name not in fields:
             raise ValueError(f"no {name!r}")
         if not isinstance(fields[name], _TYPES[name]):

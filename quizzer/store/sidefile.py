@@ -45,19 +45,27 @@ def save(db_path: str, items: list[Attempt | CardState], now: float) -> tuple[st
     return None, problems
 
 
-def read(path: str) -> list[Attempt | CardState]:
-    """The items of a side file; ValueError naming the line that is not one (OSError if it cannot be read)."""
+def read(path: str) -> tuple[str, list[Attempt | CardState]]:
+    """The SHA-256 of a side file and its items; ValueError naming the line that is not one (OSError if it
+    cannot be read)."""
+    import hashlib  # here: only a session that finds a side file needs it
+
     if os.path.getsize(path) > MAX_BYTES:
         raise ValueError(f"larger than {MAX_BYTES // 2**20} MiB")
+    with open(path, "rb") as file:
+        data = file.read(MAX_BYTES + 1)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     items: list[Attempt | CardState] = []
-    with open(path, encoding="utf-8") as file:
-        for number, line in enumerate(file, 1):
-            if line.strip():
-                try:
-                    items.append(_item(json.loads(line)))
-                except (ValueError, TypeError) as exc:  # json.JSONDecodeError is a ValueError
-                    raise ValueError(f"line {number}: {exc}") from None
-    return items
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                items.append(_item(json.loads(line)))
+            except (ValueError, TypeError) as exc:  # json.JSONDecodeError is a ValueError
+                raise ValueError(f"line {number}: {exc}") from None
+    return hashlib.sha256(data).hexdigest(), items
 
 
 def _item(obj: Any) -> Attempt | CardState:

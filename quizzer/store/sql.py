@@ -11,14 +11,12 @@ from quizzer.session.records import Attempt, CardState
 #: The attempts columns in Attempt's field order: a row builds an Attempt positionally (Record's fast path).
 _FIELDS = (
     "template_id, seed, variables, answer, value, expected, unit, verdict, rel_error, mistake, seconds,"
-    " hints, mode, at, session, topic, minutes"
+    " hints, mode, at, session, topic, minutes, mistake_title"
 )
-_INSERT_ATTEMPT = f"INSERT INTO attempts ({_FIELDS}) VALUES ({', '.join('?' * 17)})"
+_INSERT_ATTEMPT = f"INSERT INTO attempts ({_FIELDS}) VALUES ({', '.join('?' * 18)})"
 _SELECT_ATTEMPTS = f"SELECT {_FIELDS} FROM attempts"
-#: An attempt is the same one if these agree (``at`` has sub-second digits): a side file is added once.
-_SAME_ATTEMPT = (
-    "SELECT 1 FROM attempts WHERE template_id = ? AND at = ? AND session = ? AND seed = ? AND answer = ?"
-)
+_HAS_SIDE_FILE = "SELECT 1 FROM side_files WHERE digest = ?"
+_ADD_SIDE_FILE = "INSERT OR IGNORE INTO side_files (digest, added) VALUES (?, ?)"
 _CARD_FIELDS = "template_id, card_json, introduced, due"
 _UPSERT_CARD = (
     f"INSERT INTO cards ({_CARD_FIELDS}) VALUES (?, ?, ?, ?) ON CONFLICT (template_id) DO UPDATE SET"
@@ -50,28 +48,46 @@ def write(conn: sqlite3.Connection, item: Attempt | CardState) -> None:
         a.session,
         a.topic,
         a.minutes,
+        a.mistake_title,
     )
     conn.execute(_INSERT_ATTEMPT, row)
 
 
-def add_new(conn: sqlite3.Connection, items: list[Attempt | CardState]) -> list[Attempt | CardState]:
-    """Write ``items`` in order in one transaction (all or, on an error raised, none), leaving out the
-    attempts the database already has; the items written."""
-    added: list[Attempt | CardState] = []
+def has_side_file(conn: sqlite3.Connection, digest: str) -> bool:
+    """Whether the side file with this SHA-256 was added to the database already."""
+    return conn.execute(_HAS_SIDE_FILE, (digest,)).fetchone() is not None
+
+
+def write_all(
+    conn: sqlite3.Connection,
+    items: list[Attempt | CardState],
+    side_files: list[tuple[str, list[Attempt | CardState]]] = (),  # type: ignore[assignment]
+    *,
+    now: float = 0.0,
+) -> list[Attempt | CardState]:
+    """In one transaction (all or, on an error raised, none): each side file's items, unless its digest says
+    the database has them already, and its digest; then ``items``. Returns the items written.
+
+    Nothing is matched attempt by attempt: two identical attempts are two attempts, and a side file added
+    twice (its removal failed) adds nothing the second time.
+    """
+    written: list[Attempt | CardState] = []
     conn.execute("BEGIN IMMEDIATE")
     try:
+        for digest, side_items in side_files:
+            if not has_side_file(conn, digest):
+                for item in side_items:
+                    write(conn, item)
+                written += side_items
+                conn.execute(_ADD_SIDE_FILE, (digest, now))
         for item in items:
-            if isinstance(item, Attempt):
-                key = (item.template_id, item.at, item.session, item.seed, item.answer)
-                if conn.execute(_SAME_ATTEMPT, key).fetchone() is not None:
-                    continue
             write(conn, item)
-            added.append(item)
+        written += items
         conn.execute("COMMIT")
     except BaseException:
         rollback_quietly(conn)
         raise
-    return added
+    return written
 
 
 def attempts(conn: sqlite3.Connection, *, since: float | None, mode: str | None) -> list[Attempt]:
@@ -105,8 +121,10 @@ def cards(conn: sqlite3.Connection) -> list[CardState]:
 
 def _attempt(row: tuple[Any, ...], v: dict[str, Any], x: int | float | None, e: int | float) -> Attempt:
     """An Attempt from a row and its decoded JSON columns, all positional (Record's fast path)."""
-    t, seed, _, ans, _, _, unit, verdict, rel, mis, secs, hints, mode, at, ses, topic, mins = row
-    return Attempt(t, seed, v, ans, x, e, unit, verdict, rel, mis, secs, hints, mode, at, ses, topic, mins)
+    t, seed, _, ans, _, _, unit, verdict, rel, mis, secs, hints, mode, at, ses, topic, mins, title = row
+    return Attempt(
+        t, seed, v, ans, x, e, unit, verdict, rel, mis, secs, hints, mode, at, ses, topic, mins, title
+    )
 
 
 def rollback_quietly(conn: sqlite3.Connection) -> None:

@@ -38,7 +38,9 @@ def test_non_whole_values_are_floats() -> None:
 
 def test_parsed_is_a_record() -> None:
     parsed = parse_answer("~16.4M params", "params")
-    assert parsed == Parsed(16_400_000, "params", "params", True, "16,400,000 params")
+    assert parsed == Parsed(
+        16_400_000, "params", "params", True, "16,400,000 params", 3, 10**6, ("", "M params", ""), False
+    )
 
 
 # --- numbers ------------------------------------------------------------------------------------------------

@@ -105,7 +105,7 @@ def test_a_whole_mock_right_wrong_and_unanswered() -> None:
     a, b = qs[1].variables["a"], qs[1].variables["b"]
     assert report.results[1].verdict.feedback == f"You added {a} and {b}."
     assert report.topics_to_work_on == (("testing", 1, 3),)
-    assert report.mistakes_to_work_on == (("mistake-1", f"You added {a} and {b}.", 1),)
+    assert report.mistakes_to_work_on == (("Mistake 1", f"You added {a} and {b}.", 1),)  # its title
 
 
 def test_a_perfect_mock_has_nothing_to_work_on() -> None:
@@ -129,7 +129,7 @@ def test_mistakes_are_counted_most_frequent_first() -> None:
         assert t.mock.answer(text) is None
     report = t.mock.finish()
     names = [(name, n) for name, _, n in report.mistakes_to_work_on]
-    assert names == [("mistake-1", 2), ("factor-1000", 1)]
+    assert names == [("Mistake 1", 2), ("1000× off", 1)]  # titles, not ids
     a, b = qs[1].variables["a"], qs[1].variables["b"]
     assert report.mistakes_to_work_on[0][1] == f"You added {a} and {b}."  # the first one seen
     assert "1000" in report.mistakes_to_work_on[1][1]

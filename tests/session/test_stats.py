@@ -230,7 +230,7 @@ def test_stats_json_is_plain_data() -> None:
             "median_expected_seconds": 60.0,
         }
     ]
-    assert data["mistakes"] == [{"name": "m", "count": 1, "template_ids": ["t1"]}]
+    assert data["mistakes"] == [{"name": "m", "count": 1, "template_ids": ["t1"], "title": "M"}]
     assert data["days"] == [
         {"day": "2024-03-09", "attempts": 0, "right": 0},
         {"day": "2024-03-10", "attempts": 1, "right": 0},

@@ -30,6 +30,8 @@ ATTEMPTS_V1 = {
     "seconds": "REAL",
     "hints": "INTEGER",
 }
+#: Migration 2 adds the matched mistake's human title.
+ATTEMPTS_V2 = {**ATTEMPTS_V1, "mistake_title": "TEXT"}
 CARDS_V1 = {"template_id": "TEXT", "card_json": "TEXT", "introduced": "REAL", "due": "REAL"}
 
 
@@ -46,10 +48,10 @@ def indexed_columns(conn: sqlite3.Connection, table: str) -> set[tuple[str, ...]
     return {tuple(r[2] for r in conn.execute(f"PRAGMA index_info({name})")) for name in names}
 
 
-def test_a_new_database_has_schema_v1_in_wal_mode(tmp_path: Path) -> None:
+def test_a_new_database_has_the_current_schema_in_wal_mode(tmp_path: Path) -> None:
     conn = db.connect(str(tmp_path / "h.db"))
     assert conn.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION == len(db.MIGRATIONS) >= 1
-    assert columns(conn, "attempts") == ATTEMPTS_V1
+    assert columns(conn, "attempts") == ATTEMPTS_V2
     assert columns(conn, "cards") == CARDS_V1
     assert primary_key(conn, "attempts") == ["id"]
     assert primary_key(conn, "cards") == ["template_id"]
@@ -77,12 +79,13 @@ def test_a_failed_migration_is_rolled_back_whole(tmp_path: Path, monkeypatch: py
     path = str(tmp_path / "h.db")
     db.connect(path).close()
     broken = "CREATE TABLE extra (x);\nCREATE TABLE extra (y);\n"  # the second statement fails
-    monkeypatch.setattr(db, "MIGRATIONS", (db.MIGRATIONS[0], broken))
-    monkeypatch.setattr(db, "SCHEMA_VERSION", 2)
+    current = db.SCHEMA_VERSION
+    monkeypatch.setattr(db, "MIGRATIONS", (*db.MIGRATIONS, broken))
+    monkeypatch.setattr(db, "SCHEMA_VERSION", current + 1)
     with pytest.raises(sqlite3.OperationalError, match="already exists"):
         db.connect(path)
     raw = sqlite3.connect(path)
-    assert raw.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == current
     assert raw.execute("SELECT count(*) FROM sqlite_master WHERE name = 'extra'").fetchone()[0] == 0
     raw.close()
 
@@ -101,19 +104,20 @@ def test_a_later_migration_applies_once_and_may_hold_a_trigger(
         INSERT INTO log VALUES (2);
     END;
     """
-    monkeypatch.setattr(db, "MIGRATIONS", (db.MIGRATIONS[0], v2))
-    monkeypatch.setattr(db, "SCHEMA_VERSION", 2)
+    current = db.SCHEMA_VERSION
+    monkeypatch.setattr(db, "MIGRATIONS", (*db.MIGRATIONS, v2))
+    monkeypatch.setattr(db, "SCHEMA_VERSION", current + 1)
     conn = db.connect(path)
     conn.execute("INSERT INTO cards VALUES ('b', '{}', 1.0, 2.0)")
     conn.close()
-    conn = db.connect(path)  # v2 again would fail: 'log' exists
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    conn = db.connect(path)  # the new migration again would fail: 'log' exists
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == current + 1
     assert conn.execute("SELECT n FROM log").fetchall() == [(1,), (2,)]
     assert conn.execute("SELECT template_id FROM cards").fetchall() == [("a",), ("b",)]
     conn.close()
 
 
-@pytest.mark.parametrize("version", [2, 1000, -1])
+@pytest.mark.parametrize("version", [db.SCHEMA_VERSION + 1, 1000, -1])
 def test_an_unknown_version_is_refused_before_anything_is_written(tmp_path: Path, version: int) -> None:
     path = tmp_path / "h.db"
     raw = sqlite3.connect(path)
@@ -163,3 +167,34 @@ def test_magic_followed_by_garbage_is_corrupt_not_newer(tmp_path: Path) -> None:
     with pytest.raises(db.CorruptDatabaseError):
         db.connect(str(path))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.db"]
+
+
+def test_a_version_1_history_gains_the_mistake_title_and_keeps_its_attempts(tmp_path: Path) -> None:
+    """A history written before migration 2 opens, gains mistake_title (NULL in old rows), keeps every row."""
+    from quizzer.store.history import HistoryStore
+
+    path = tmp_path / "h.db"
+    raw = sqlite3.connect(path)
+    for statement in db._statements(db.MIGRATIONS[0]):
+        raw.execute(statement)
+    raw.execute("PRAGMA user_version = 1")
+    raw.execute(
+        "INSERT INTO attempts (at, mode, session, template_id, topic, minutes, seed, variables, answer,"
+        " value, expected, unit, verdict, rel_error, mistake, seconds, hints) VALUES"
+        " (1.0, 'drill', 's', 't', 'x', 2.0, 7, '{}', '16M', '16000000', '16384000', 'params', 'wrong',"
+        " 0.02, 'forgot-head', 3.0, 0)"
+    )
+    raw.commit()
+    raw.close()
+    store = HistoryStore.open(path)
+    [old] = store.attempts()
+    assert (old.mistake, old.mistake_title, old.answer, old.value) == ("forgot-head", None, "16M", 16_000_000)
+    store.record(old.replace(mistake_title="Head left out", at=2.0))
+    store.close()
+    again = sqlite3.connect(path)
+    assert again.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert again.execute("SELECT mistake_title FROM attempts ORDER BY id").fetchall() == [
+        (None,),
+        ("Head left out",),
+    ]
+    again.close()

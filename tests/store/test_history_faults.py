@@ -303,6 +303,25 @@ def test_an_exclusive_lock_mid_session_holds_until_released_then_writes_everythi
     again.close()
 
 
+def test_two_identical_attempts_held_under_a_lock_both_land(tmp_path: Path, notices: Notices) -> None:
+    """Held changes are written as they were made: the same attempt twice is two attempts, not one."""
+    path = tmp_path / "history.db"
+    store = _opened(path, notices, busy_timeout_ms=50)
+    locker = Locker(path)
+    try:
+        store.record(make(7))
+        store.record(make(7))
+        assert store.pending_count == 2
+        locker.release()
+    finally:
+        locker.kill()
+    store.record(make(8))
+    store.close()
+    again = HistoryStore.open(path)
+    assert again.attempts() == [make(7), make(7), make(8)]
+    again.close()
+
+
 def test_a_lock_held_past_exit_leaves_a_side_file_the_next_open_adds(
     tmp_path: Path, notices: Notices
 ) -> None:
@@ -357,8 +376,7 @@ def test_adding_a_side_file_twice_adds_its_attempts_once(tmp_path: Path, notices
         ("information", f"2 attempts saved in {side} were added to the history and the file was removed"),
         (
             "information",
-            f"0 attempts saved in {copy} were added to the history (2 already in it) and the file was"
-            " removed",
+            f"the 2 attempts saved in {copy} were already in the history, and the file was removed",
         ),
     ]
     store.close()

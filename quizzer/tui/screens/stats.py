@@ -61,7 +61,7 @@ def stats_renderable(stats: Stats) -> RenderableType:
         mistakes.add_column("in")
         for m in stats.mistakes:
             shown = ", ".join(m.template_ids[:3]) + ("…" if len(m.template_ids) > 3 else "")
-            mistakes.add_row(Text(m.name), str(m.count), Text(shown))
+            mistakes.add_row(Text(m.title), str(m.count), Text(shown))
         parts += [mistakes, Text("")]
     most = max((d.attempts for d in stats.days), default=0) or 1
     trend = Table(title=f"The last {len(stats.days)} days", title_justify="left", box=None, padding=(0, 1))

@@ -6,14 +6,16 @@ from collections.abc import Iterable
 
 from textual.content import Content
 
+from quizzer.bank.hints import Hint
 from quizzer.bank.render import Instance
-from quizzer.core.trace import Step, num
+from quizzer.core.trace import num
 
 Part = str | tuple[str, str]
 
 VERDICT_WORDS = {
     "exact": "✓ Exact",
     "correct": "✓ Correct",
+    "imprecise": "≈ Right, but too few figures",
     "close": "≈ Close",
     "wrong": "✗ Wrong",
     "unparsed": "? Can't read that",
@@ -60,12 +62,16 @@ def verdict_line(kind: str, text: str, feedback: str | None = None) -> Content:
     return line(*parts)
 
 
-def hint_lines(steps: Iterable[Step]) -> Content:
-    """One line per revealed derivation step: label, formula, the numbers substituted, the result."""
+def hint_lines(hints: Iterable[Hint]) -> Content:
+    """One line per revealed hint: a nudge as written, a derivation step as label, formula, the numbers
+    substituted and the result."""
     rows: list[Part] = []
-    for i, step in enumerate(steps, 1):
+    for i, hint in enumerate(hints, 1):
         if rows:
             rows.append("\n")
         rows.append((f"Hint {i}", "bold"))
-        rows.append(f" {step.label}: {step.formula} = {step.substituted} = {num(step.value)} {step.unit}")
+        if isinstance(hint, str):
+            rows.append(f" {hint}")
+        else:
+            rows.append(f" {hint.label}: {hint.formula} = {hint.substituted} = {num(hint.value)} {hint.unit}")
     return line(*rows)

@@ -1,0 +1,93 @@
+"""An instance's answer and its derivation: the calculators' own steps, then a last row in words."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from quizzer.bank.errors import TemplateError
+from quizzer.bank.expr import Budget, ExprError, num_or_repr, plain
+from quizzer.bank.names import PRESET_FIELDS, calculators
+from quizzer.bank.schema import Template
+from quizzer.core.trace import Result, Step
+
+
+class Tracing(dict):  # type: ignore[type-arg]
+    """The calculators, recording every result in call order (``results``) and by call (``by_call``).
+
+    Expression evaluation notes each calculator result through ``note``, so a derivation's last row can
+    name the result of each call in the answer expression.
+    """
+
+    def __init__(self, base: Mapping[str, Callable[..., Result]] | None = None) -> None:
+        super().__init__()
+        self.base = base if base is not None else calculators()
+        self.results: list[Result] = []
+        self.by_call: dict[tuple[int, int, int, int], Result] = {}
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        return self.base.get(name, default)
+
+    def note(self, key: tuple[int, int, int, int], result: Result) -> None:
+        """Record ``result`` as the value of the call at ``key``."""
+        self.results.append(result)
+        self.by_call[key] = result
+
+
+def variable_labels(template: Template) -> dict[str, str]:
+    """How formulas name variables in words: a variable's ``label``; the fields of a template's only preset
+    variable by the field name (``model_n_layers`` as n_layers), as the core's formulas name them."""
+    labels: dict[str, str] = {}
+    presets = [v for v in template.variables if v.kind == "preset"]
+    if len(presets) == 1:
+        labels.update({f"{presets[0].name}_{f}": f for f in PRESET_FIELDS if f != "title"})
+    labels.update({v.name: v.label for v in template.variables if v.label})
+    return labels
+
+
+def gradable(template: Template, value: Any, field: str) -> int | float:
+    """``value`` if it is a number the grader can take (finite as a float); else TemplateError."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TemplateError(template.path, template.id, field, f"gives {num_or_repr(value)}, not a number")
+    try:
+        finite = math.isfinite(float(value))
+    except OverflowError:
+        finite = False
+    if not finite:
+        raise TemplateError(
+            template.path,
+            template.id,
+            field,
+            f"gives {num_or_repr(value)}, too large to show or grade (beyond ±1.8e308)",
+        )
+    return value
+
+
+def answer_with_derivation(
+    template: Template, env: Mapping[str, Any], budget: Budget | None = None
+) -> tuple[int | float, tuple[Step, ...]]:
+    """The answer and its derivation.
+
+    A single calculator call gives its own steps. Anything else gives the steps of every calculator it
+    calls, then an "Answer" row whose formula names each call's result by its last step's label and each
+    variable by its label (or name), with the numbers put in: never a calculator call.
+    """
+    fns = Tracing()
+    try:
+        raw = template.answer.evaluate(env, fns, budget)
+        value = plain(raw)
+    except ExprError as exc:
+        raise TemplateError(template.path, template.id, "answer.expr", str(exc)) from None
+    gradable(template, value, "answer.expr")
+    if isinstance(raw, Result):
+        return raw.value, raw.steps
+    steps = tuple(step for result in fns.results for step in result.steps)
+    try:
+        formula, substituted = template.answer.describe(env, fns.base, variable_labels(template), fns.by_call)
+    except ExprError as exc:
+        raise TemplateError(template.path, template.id, "answer.expr", str(exc)) from None
+    return value, (*steps, Step("Answer", formula, substituted, value, template.unit))
+
+
+__all__ = ["Tracing", "answer_with_derivation", "gradable", "variable_labels"]

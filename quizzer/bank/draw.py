@@ -1,0 +1,238 @@
+"""Drawing a template's variables from a seed until its constraints hold; own numbers may break them."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from quizzer.bank.errors import TemplateError
+from quizzer.bank.expr import Budget, Expr, ExprError, plain
+from quizzer.bank.names import PRESET_FIELDS, calculators
+from quizzer.bank.schema import Template
+from quizzer.bank.variables import Variable
+
+#: Draws before a template whose constraints keep failing is reported.
+MAX_ATTEMPTS = 1000
+#: Draws completed past a constraint that a ``--set`` value breaks, to find the one that breaks fewest.
+MAX_CANDIDATES = 20
+
+Env = dict[str, Any]
+
+
+def draw_value(var: Variable, rng: random.Random) -> Any:
+    """One value of a drawn (not derived) variable."""
+    if var.kind == "choices" or var.kind == "preset":
+        return rng.choice(var.spec)
+    if var.kind == "bool":
+        return rng.random() < 0.5
+    lo, hi = var.spec
+    if var.kind == "log2":
+        return 1 << rng.randint(lo.bit_length() - 1, hi.bit_length() - 1)
+    return lo + var.step * rng.randint(0, (hi - lo) // var.step)
+
+
+def expand(var: Variable, value: Any, env: Env) -> None:
+    """Set ``var`` in ``env``; a preset also sets ``<name>_<field>`` for every field and its title."""
+    env[var.name] = value
+    if var.kind == "preset":
+        from quizzer.core.presets import preset
+
+        found = preset(value)
+        for field, field_value in found.spec.as_dict().items():
+            env[f"{var.name}_{field}"] = 0 if field_value is None else field_value
+        env[f"{var.name}_title"] = found.title
+
+
+def _owners(template: Template) -> dict[str, int]:
+    """The index of the variable that defines each name (preset fields belong to their preset)."""
+    owner: dict[str, int] = {}
+    for i, var in enumerate(template.variables):
+        owner[var.name] = i
+        if var.kind == "preset":
+            owner.update(dict.fromkeys((f"{var.name}_{f}" for f in PRESET_FIELDS), i))
+    return owner
+
+
+def constraint_schedule(template: Template) -> list[list[Expr]]:
+    """For each variable, the constraints that can be checked once it is drawn (its last dependency)."""
+    owner = _owners(template)
+    schedule: list[list[Expr]] = [[] for _ in template.variables] or [[]]
+    for constraint in template.constraints:
+        schedule[max((owner[n] for n in constraint.names if n in owner), default=0)].append(constraint)
+    return schedule
+
+
+def touched_by(template: Template, names: set[str]) -> set[int]:
+    """The ids of the constraints that depend on ``names``, directly or through derived variables."""
+    owner = _owners(template)
+    depends: list[set[str]] = []
+    for var in template.variables:
+        deps = {var.name}
+        if var.expr is not None:
+            for name in var.expr.names:
+                if name in owner:
+                    deps |= depends[owner[name]]
+        depends.append(deps)
+    touched = set()
+    for constraint in template.constraints:
+        deps = set().union(*(depends[owner[n]] for n in constraint.names if n in owner))
+        if deps & names:
+            touched.add(id(constraint))
+    return touched
+
+
+def draw_variables(
+    template: Template, rng: random.Random, overrides: Mapping[str, Any], budget: Budget | None = None
+) -> Env:
+    """Variable values satisfying the constraints; overrides are fixed, the rest drawn from ``rng``.
+
+    The strict form of ``draw``: a constraint the overrides break is a TemplateError.
+    """
+    env, broken = draw(template, rng, overrides, budget)
+    if broken:
+        raise TemplateError(
+            template.path,
+            template.id,
+            "constraints",
+            f"the values given break the constraint {broken[0].source!r}",
+        )
+    return env
+
+
+def draw(
+    template: Template, rng: random.Random, overrides: Mapping[str, Any], budget: Budget | None = None
+) -> tuple[Env, tuple[Expr, ...]]:
+    """Variable values and the constraints they break (none without ``overrides``).
+
+    Each constraint is checked as soon as the variables it names are known, so a bad draw is dropped
+    before the expensive derived variables after it are computed. Every draw is charged to ``budget``.
+    Without overrides every constraint holds. With overrides (a user's own numbers), a draw satisfying every
+    constraint is preferred (the same draw as before, when there is one); failing that, the draw that
+    breaks the fewest constraints touched by the overrides is returned with them. A constraint the
+    overrides cannot touch still holds, and an evaluation that fails stays a TemplateError.
+    """
+    fns = calculators()
+    budget = budget or Budget()
+    schedule = constraint_schedule(template)
+    all_fixed = set(overrides) >= {v.name for v in template.variables if v.expr is None}
+    touched = touched_by(template, set(overrides)) if overrides else set()
+    best: tuple[Env, tuple[Expr, ...]] | None = None
+    candidates, error = 0, None
+
+    def holds(constraint: Expr, env: Env) -> bool:
+        return bool(_evaluate(template, constraint, env, fns, "constraints", budget))
+
+    for _ in range(MAX_ATTEMPTS):
+        env: Env = {}
+        failed, at = None, 0
+        for index, (var, constraints) in enumerate(zip(template.variables, schedule, strict=False)):
+            _set(template, var, overrides, rng, env, fns, budget)
+            failed = next((c for c in constraints if not holds(c, env)), None)
+            if failed is not None:
+                at = index
+                break
+        if not template.variables:
+            failed = next((c for c in schedule[0] if not holds(c, env)), None)
+        if failed is None:
+            return env, ()
+        if id(failed) in touched and candidates < MAX_CANDIDATES and (best is None or len(best[1]) > 1):
+            candidates += 1
+            state = rng.getstate()
+            try:
+                found = _complete(template, overrides, rng, env, at, failed, touched, schedule, holds, budget)
+            except TemplateError as exc:
+                error = error or exc
+                found = None
+            rng.setstate(state)
+            if found is not None and (best is None or len(found[1]) < len(best[1])):
+                best = found
+        if all_fixed or (best is not None and budget.left < budget.limit // 2):
+            break
+    if best is not None:
+        return best
+    if error is not None:
+        raise error
+    if all_fixed:
+        raise TemplateError(
+            template.path,
+            template.id,
+            "constraints",
+            f"the values given break the constraint {failed.source!r}",
+        )
+    raise TemplateError(
+        template.path, template.id, "constraints", f"no draw in {MAX_ATTEMPTS} satisfied every constraint"
+    )
+
+
+def _set(
+    template: Template,
+    var: Variable,
+    overrides: Mapping[str, Any],
+    rng: random.Random,
+    env: Env,
+    fns: Mapping[str, Any],
+    budget: Budget,
+) -> None:
+    if var.name in overrides:
+        value = overrides[var.name]
+    elif var.expr is not None:
+        value = _evaluate(template, var.expr, env, fns, f"variables.{var.name}.expr", budget)
+    else:
+        value = draw_value(var, rng)
+    expand(var, value, env)
+
+
+def _complete(
+    template: Template,
+    overrides: Mapping[str, Any],
+    rng: random.Random,
+    env: Env,
+    at: int,
+    failed: Expr,
+    touched: set[int],
+    schedule: list[list[Expr]],
+    holds: Any,
+    budget: Budget,
+) -> tuple[Env, tuple[Expr, ...]] | None:
+    """The draw finished past ``failed`` (a constraint the overrides touch): None if a constraint they
+    cannot touch fails, else the env and every touched constraint it breaks."""
+    fns = calculators()
+    env = dict(env)
+    broken = [failed]
+    rest = schedule[at][schedule[at].index(failed) + 1 :]
+    for index in range(at, max(len(template.variables), 1)):
+        if index > at:
+            _set(template, template.variables[index], overrides, rng, env, fns, budget)
+            rest = schedule[index]
+        for constraint in rest:
+            if not holds(constraint, env):
+                if id(constraint) not in touched:
+                    return None
+                broken.append(constraint)
+    return env, tuple(broken)
+
+
+def _evaluate(
+    template: Template,
+    expr: Expr,
+    env: Mapping[str, Any],
+    fns: Mapping[str, Any],
+    field: str,
+    budget: Budget | None = None,
+) -> Any:
+    try:
+        return plain(expr.evaluate(env, fns, budget))
+    except ExprError as exc:
+        raise TemplateError(template.path, template.id, field, str(exc)) from None
+
+
+__all__ = [
+    "MAX_ATTEMPTS",
+    "constraint_schedule",
+    "draw",
+    "draw_value",
+    "draw_variables",
+    "expand",
+    "touched_by",
+]

@@ -1,0 +1,163 @@
+"""Authoring lints beyond validity: tolerances written by hand, and steps that can be left out unnoticed."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from quizzer.bank.draw import expand
+from quizzer.bank.errors import TemplateError
+from quizzer.bank.expr import Budget
+from quizzer.bank.limits import MAX_EVAL_STEPS, MAX_OMISSION_CHARS
+from quizzer.bank.names import calculators
+from quizzer.bank.omissions import grade_omission, omissions_within, omitted_values
+from quizzer.bank.schema import Template
+from quizzer.bank.text import answer_display
+from quizzer.bank.tolerance import hand_written_tolerance
+
+if TYPE_CHECKING:
+    from quizzer.bank.render import Instance
+
+#: Omission verdicts the lint reports: the step is not tested (correct), or it is and nothing says so (close).
+SILENT, UNNAMED = "correct", "close"
+
+
+def tolerance_problems(template: Template) -> list[TemplateError]:
+    """A prompt or convention that states the tolerance by hand: every instance states it already."""
+    texts = [
+        ("prompt", template.prompt),
+        *((f"conventions[{i}]", c) for i, c in enumerate(template.conventions)),
+    ]
+    problems = []
+    for field, text in texts:
+        phrase = hand_written_tolerance(text)
+        if phrase:
+            problems.append(
+                TemplateError(
+                    template.path,
+                    template.id,
+                    field,
+                    f"states the tolerance by hand ({phrase!r}); every instance ends its conventions with a "
+                    "sentence generated from answer.tolerance: remove it",
+                )
+            )
+    return problems
+
+
+class OmissionLint:
+    """The omission lint over the instances of one template: the first seed of each finding is reported.
+
+    One instance's evaluations share a budget of ``steps`` expression nodes, and the variants of one
+    template at most ``MAX_OMISSION_CHARS`` characters: a lint that stops short says so, once.
+    """
+
+    def __init__(self, template: Template, steps: int = MAX_EVAL_STEPS) -> None:
+        self.template, self.steps_per_instance = template, steps
+        self.omissions, complete = omissions_within(template)
+        accepted = {o.step for o in template.omissions_ok}
+        self.steps = {o.step for o in self.omissions}
+        self.active = [o for o in self.omissions if o.step not in accepted]
+        self.spent: TemplateError | None = None
+        self.cut: TemplateError | None = None
+        if not complete:
+            self.cut = TemplateError(
+                template.path,
+                template.id,
+                "answer.expr",
+                f"the omission lint tried the first {len(self.omissions)} steps only: their copies of the "
+                f"expression pass {MAX_OMISSION_CHARS:,} characters (split it into expr variables)",
+            )
+        self.found: dict[tuple[str, str], TemplateError] = {}
+        self.fns = _Memo(calculators())
+        self.visited = 0
+
+    def visit(self, instance: Instance, seed: int) -> None:
+        """Evaluate every omission for ``instance``; record the findings not yet recorded."""
+        env: dict[str, Any] = {}
+        for var in self.template.variables:
+            expand(var, instance.variables[var.name], env)
+        self.visited += 1
+        budget = Budget(self.steps_per_instance)
+        for omission, value in omitted_values(self.template, env, self.active, self.fns, budget):
+            graded = grade_omission(instance, value)
+            if graded is None:
+                continue
+            kind, mistake = graded
+            if kind in ("exact", "correct", "imprecise"):
+                finding = SILENT
+            elif kind == "close" and mistake is None:
+                finding = UNNAMED
+            else:
+                continue
+            key = (omission.step, finding)
+            if key not in self.found:
+                self.found[key] = self._problem(omission.step, omission.how, finding, seed, value, instance)
+        if budget.left <= 0 and self.spent is None:
+            self.spent = TemplateError(
+                self.template.path,
+                self.template.id,
+                "answer.expr",
+                f"seed {seed}: the omission lint stopped: its {len(self.active)} omissions exceed the "
+                f"evaluation budget of {budget.limit:,} steps for one instance",
+            )
+
+    def _problem(
+        self, step: str, how: str, finding: str, seed: int, value: Any, instance: Instance
+    ) -> TemplateError:
+        shown = answer_display(value, instance.unit, instance.display_unit)
+        if finding == SILENT:
+            message = (
+                f"leaving out {step!r} ({how}) still grades correct at seed {seed} (value {shown}); "
+                "widen the question, narrow the band, add a mistake for it, or declare it in omissions_ok "
+                "with a reason"
+            )
+        else:
+            message = (
+                f"leaving out {step!r} ({how}) grades close at seed {seed} (value {shown}) and no mistake "
+                "says what was left out; add a mistake for it, or declare it in omissions_ok with a reason"
+            )
+        return TemplateError(self.template.path, self.template.id, "answer.expr", message)
+
+    def problems(self) -> list[TemplateError]:
+        """The findings, then every omissions_ok entry that names no step of the derivation."""
+        out = [*self.found.values(), *(p for p in (self.cut, self.spent) if p is not None)]
+        for i, declared in enumerate(self.template.omissions_ok):
+            if declared.step not in self.steps:
+                known = ", ".join(repr(s) for s in sorted(self.steps)) or "none"
+                out.append(
+                    TemplateError(
+                        self.template.path,
+                        self.template.id,
+                        f"omissions_ok[{i}].step",
+                        f"{declared.step!r} is no step of the answer's derivation; the steps are: {known}",
+                    )
+                )
+        return out
+
+
+class _Memo(dict):  # type: ignore[type-arg]
+    """The calculators with their results remembered by arguments (they are pure): instances of one
+    template share many calls, and every omission repeats most of them."""
+
+    def __init__(self, base: Any) -> None:
+        super().__init__()
+        self.base = base
+        self.cache: dict[Any, Any] = {}
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        fn = self.base.get(name)
+        if fn is None:
+            return default
+        cache = self.cache
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            key = (name, *((type(a), a) for a in args), *((k, type(v), v) for k, v in sorted(kwargs.items())))
+            if key not in cache:
+                if len(cache) > 50_000:
+                    cache.clear()
+                cache[key] = fn(*args, **kwargs)
+            return cache[key]
+
+        return call
+
+
+__all__ = ["OmissionLint", "tolerance_problems"]

@@ -1,0 +1,93 @@
+"""Conditional teaching text (parts and follow-ups with ``when``) and the omissions a template accepts."""
+
+from __future__ import annotations
+
+from quizzer.bank.expr import Expr
+from quizzer.bank.reader import Reader
+from quizzer.core.record import Record
+
+PART_KEYS = {"text", "when"}
+FOLLOW_UP_KEYS = {"question", "answer", "when"}
+OMISSION_KEYS = {"step", "why"}
+
+
+class TextPart(Record):
+    """One part of a teaching text; shown only where ``when`` holds (always without one)."""
+
+    text: str
+    when: Expr | None = None
+
+
+class FollowUp(Record):
+    """A question to think about after the answer, with its answer; left out where ``when`` is false."""
+
+    question: str
+    answer: str
+    when: Expr | None = None
+
+
+class OmissionOk(Record):
+    """A step the omission lint may find left out without harm (``step`` as the lint names it), and why."""
+
+    step: str
+    why: str
+
+
+def text_parts(r: Reader, key: str, *, required: bool) -> tuple[TextPart, ...]:
+    """A text field written as one string, or as a list of ``{ text = "...", when = "<expr>" }`` tables."""
+    value = r.get(r.raw, key, (str, list), key, required=required, default="")
+    if isinstance(value, str):
+        if required and not value.strip():
+            raise r.error(key, "must not be empty")
+        return (TextPart(value),) if value else ()
+    if required and not value:
+        raise r.error(key, "must not be empty: give a text, or a list of { text = ..., when = ... } parts")
+    parts = []
+    for i, item in enumerate(value):
+        field = f"{key}[{i}]"
+        if isinstance(item, str):
+            item = {"text": item}
+        if not isinstance(item, dict):
+            raise r.error(
+                field, f"expected a text or a table {{ text = ..., when = ... }}, got {type(item).__name__}"
+            )
+        r.unknown_keys(item, PART_KEYS, f"{field}.")
+        text = r.get(item, "text", str, f"{field}.text")
+        if not text.strip():
+            raise r.error(f"{field}.text", "must not be empty")
+        when = r.expr(item["when"], f"{field}.when") if "when" in item else None
+        parts.append(TextPart(text, when))
+    if required and all(p.when is not None for p in parts):
+        raise r.error(key, "needs at least one part without `when`, so that every instance shows some text")
+    return tuple(parts)
+
+
+def follow_ups(r: Reader) -> tuple[FollowUp, ...]:
+    """``[[template.follow_ups]]`` with ``question``, ``answer`` and an optional ``when``."""
+    return tuple(
+        FollowUp(
+            r.get(t, "question", str, f"{f}.question"),
+            r.get(t, "answer", str, f"{f}.answer"),
+            r.expr(t["when"], f"{f}.when") if "when" in t else None,
+        )
+        for f, t in r.table_list("follow_ups", FOLLOW_UP_KEYS)
+    )
+
+
+def omissions_ok(r: Reader) -> tuple[OmissionOk, ...]:
+    """``omissions_ok = [{ step = "...", why = "..." }]``: both non-empty, each step once."""
+    out: list[OmissionOk] = []
+    for f, t in r.table_list("omissions_ok", OMISSION_KEYS):
+        step = r.get(t, "step", str, f"{f}.step").strip()
+        why = r.get(t, "why", str, f"{f}.why").strip()
+        if not step:
+            raise r.error(f"{f}.step", "must not be empty: name the step as `quizzer check --omissions` does")
+        if not why:
+            raise r.error(f"{f}.why", "must give the reason the omission is acceptable")
+        if any(o.step == step for o in out):
+            raise r.error(f"{f}.step", f"{step!r} is declared twice")
+        out.append(OmissionOk(step, why))
+    return tuple(out)
+
+
+__all__ = ["FollowUp", "OmissionOk", "TextPart", "follow_ups", "omissions_ok", "text_parts"]

@@ -1,0 +1,70 @@
+"""Placeholder styles for words: plural(...), ordinal and share, and their validation."""
+
+from __future__ import annotations
+
+import pytest
+
+from quizzer.bank.text import TextError, format_value, render_text, style_problem
+
+
+@pytest.mark.parametrize(
+    ("value", "style", "shown"),
+    [
+        (1, "plural(layer)", "1 layer"),
+        (1.0, "plural(layer)", "1 layer"),
+        (3, "plural(layer)", "3 layers"),
+        (0, "plural(layer)", "0 layers"),
+        (0.5, "plural(bit)", "0.5 bits"),
+        (2, "plural(batch)", "2 batches"),
+        (2, "plural(copy)", "2 copies"),
+        (2, "plural(day)", "2 days"),
+        (32000, "plural(token)", "32,000 tokens"),
+        (8, "plural(KV head)", "8 KV heads"),
+        (1, "plural(matrix|matrices)", "1 matrix"),
+        (4, "plural(matrix|matrices)", "4 matrices"),
+    ],
+)
+def test_plural(value: float, style: str, shown: str) -> None:
+    assert format_value(value, style) == shown
+
+
+@pytest.mark.parametrize(
+    ("n", "shown"),
+    [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"),
+     (21, "21st"), (22, "22nd"), (23, "23rd"), (101, "101st"), (111, "111th"), (1002, "1,002nd")],
+)  # fmt: skip
+def test_ordinal(n: int, shown: str) -> None:
+    assert format_value(n, "ordinal") == shown
+
+
+def test_share() -> None:
+    assert format_value(2, "share") == "a 1/2 share"
+    assert format_value(8.0, "share") == "a 1/8 share"
+    assert format_value(1, "share") == "the whole"
+
+
+@pytest.mark.parametrize(
+    ("style", "value"), [("ordinal", 2.5), ("ordinal", 0), ("share", -1), ("share", 0.5)]
+)
+def test_ordinal_and_share_need_a_whole_number(style: str, value: float) -> None:
+    with pytest.raises(TextError, match="whole number"):
+        format_value(value, style)
+
+
+@pytest.mark.parametrize("style", ["plural", "plural()", "plural(a|b|c)", "plural(1x)", "plurals(layer)"])
+def test_bad_plural_styles_are_named(style: str) -> None:
+    problem = style_problem(style)
+    assert problem is not None
+    assert "plural" in problem
+
+
+def test_good_styles_pass() -> None:
+    for style in ("ordinal", "share", "plural(layer)", "plural(KV head)", "plural(matrix|matrices)", "si"):
+        assert style_problem(style) is None, style
+
+
+def test_placeholders_with_word_styles_render() -> None:
+    text = render_text(
+        "{n:plural(layer)}; the {k:ordinal} holds {g:share}; {{literal}}", {"n": 1, "k": 3, "g": 4}, {}
+    )
+    assert text == "1 layer; the 3rd holds a 1/4 share; {literal}"
