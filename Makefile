@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-slow check lint bench crosscheck readme-table screenshot reference clean
+.PHONY: run test test-slow check lint typecheck bench crosscheck readme-table screenshot reference clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,9 +25,16 @@ test: $(STAMP)
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist worksteal -q -m slow $(if $(CI),--hypothesis-profile=ci)
 
+# ruff (format, then lint), import-linter (the layer contracts in pyproject.toml), then mypy.
 lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
+
+# mypy alone (strict below the TUI; the configuration is in pyproject.toml).
+typecheck: $(STAMP)
+	$(BIN)/mypy
 
 check: lint test
 

@@ -132,22 +132,22 @@ def history(tmp_path: Path) -> tuple[Path, list[Attempt]]:
 def test_stats_text(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None:
     db, _ = history
     out = ok(run("stats", "--db", str(db), home=tmp_path)).stdout
-    assert "3 attempts, 1 right (33%)" in out
+    assert "2 attempts, 1 right (50%), 1 skipped" in out  # a skip is not an answer
     assert "Streak: 1 day" in out
     lines = out.splitlines()
     memory = next(line for line in lines if line.strip().startswith("memory"))
     params = next(line for line in lines if line.strip().startswith("params"))
     assert lines.index(memory) < lines.index(params)  # the weaker topic first
-    # memory: 0 of 2 right, median of 30.5 s and 5 s = 17.75 s = 0.3 min, expected 3 minutes
-    assert memory.split()[1:3] == ["2", "0%"]
-    assert "0.3 min / 3.0 min" in memory
+    # memory: 0 of 1 right (the skip is left out), 30.5 s = 0.5 min, expected 3 minutes
+    assert memory.split()[1:3] == ["1", "0%"]
+    assert "0.5 min / 3.0 min" in memory
     assert "1.4 min / 2.0 min" in params  # 84 s against 2 minutes
     assert "Bits counted as bytes" in out  # the title, not the id
     assert "bits-for-bytes" not in out
     assert "kv-cache-bytes" in out.split("Bits counted as bytes", 1)[1].splitlines()[0]
     assert max(len(line) for line in lines) <= 80
     today = time.strftime("%Y-%m-%d", time.localtime(time.time() - 10.75))
-    assert next(line for line in lines if line.strip().startswith(today)).split()[2] == "1/3"
+    assert next(line for line in lines if line.strip().startswith(today)).split()[2] == "1/2"
 
 
 def test_stats_json(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None:
@@ -163,14 +163,17 @@ def test_stats_json(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None
         "streak_days",
         "first_at",
         "last_at",
+        "skipped",
+        "unfinished_mocks",
     }
-    assert (data["attempts"], data["right"], data["streak_days"]) == (3, 1, 1)
-    assert data["accuracy"] == pytest.approx(1 / 3)
+    assert (data["attempts"], data["right"], data["skipped"], data["streak_days"]) == (2, 1, 1, 1)
+    assert data["accuracy"] == pytest.approx(1 / 2)
     assert [(t["topic"], t["attempts"], t["right"]) for t in data["topics"]] == [
-        ("memory", 2, 0),
+        ("memory", 1, 0),
         ("params", 1, 1),
     ]
-    assert data["topics"][0]["median_seconds"] == pytest.approx(17.75)
+    assert data["topics"][0]["skipped"] == 1
+    assert data["topics"][0]["median_seconds"] == pytest.approx(30.5)
     assert data["topics"][0]["median_expected_seconds"] == pytest.approx(180.0)
     assert data["mistakes"] == [
         {
@@ -181,7 +184,7 @@ def test_stats_json(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None
         }
     ]
     assert len(data["days"]) == 5
-    assert sum(d["attempts"] for d in data["days"]) == 3
+    assert sum(d["attempts"] for d in data["days"]) == 2
 
 
 def test_stats_rejects_a_bad_days(tmp_path: Path) -> None:
@@ -265,7 +268,7 @@ def test_empty_database(tmp_path: Path) -> None:
 def test_quizzer_db_env_is_honoured(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None:
     db, _ = history
     proc = ok(run("stats", "--json", home=tmp_path, env={"QUIZZER_DB": str(db)}))
-    assert json.loads(proc.stdout)["attempts"] == 3
+    assert json.loads(proc.stdout)["attempts"] == 2
     # --db wins over the environment
     other = tmp_path / "other.sqlite3"
     proc = ok(

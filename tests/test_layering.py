@@ -11,6 +11,9 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "quizzer"
 
+#: pyproject.toml states these rules as import-linter contracts too (`make lint`), adding chains of imports,
+#: relative imports, cycles and the TUI's own layers; keep the two in step. The verbs' tests below show what
+#: only running the code can: which modules each verb loads.
 #: layer -> quizzer layers it may import (a layer may always import itself). Top to bottom:
 #: cli/commands -> tui -> store -> session -> bank -> grading -> core. Only the TUI imports textual or rich;
 #: only the store sqlite3; the session reads no clock and draws no randomness of its own (they are arguments).

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 
 from quizzer.bank.derivation import answer_with_derivation
 from quizzer.bank.draw import constraint_schedule, draw_value, expand
-from quizzer.bank.errors import TemplateError
-from quizzer.bank.expr import Budget, BudgetError, ExprError, plain
+from quizzer.bank.errors import ExprError, TemplateError
+from quizzer.bank.expr import Budget, BudgetError, plain
 from quizzer.bank.lint import OmissionLint, tolerance_problems
 from quizzer.bank.loader import Bank
 from quizzer.bank.names import calculators

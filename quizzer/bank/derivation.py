@@ -6,14 +6,14 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from quizzer.bank.errors import TemplateError
-from quizzer.bank.expr import Budget, ExprError, num_or_repr, plain
+from quizzer.bank.errors import ExprError, TemplateError
+from quizzer.bank.expr import Budget, num_or_repr, plain
 from quizzer.bank.names import PRESET_FIELDS, calculators
 from quizzer.bank.schema import Template
 from quizzer.core.trace import Result, Step
 
 
-class Tracing(dict):  # type: ignore[type-arg]
+class Tracing(dict[str, Any]):
     """The calculators, recording every result in call order (``results``) and by call (``by_call``).
 
     Expression evaluation notes each calculator result through ``note``, so a derivation's last row can
@@ -26,7 +26,7 @@ class Tracing(dict):  # type: ignore[type-arg]
         self.results: list[Result] = []
         self.by_call: dict[tuple[int, int, int, int], Result] = {}
 
-    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, name: str, default: Any = None) -> Any:
         return self.base.get(name, default)
 
     def note(self, key: tuple[int, int, int, int], result: Result) -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
-from quizzer.bank.errors import TemplateError
-from quizzer.bank.expr import Budget, Expr, ExprError, plain
+from quizzer.bank.errors import ExprError, TemplateError
+from quizzer.bank.expr import Budget, Expr, plain
 from quizzer.bank.names import PRESET_FIELDS, calculators
 from quizzer.bank.schema import Template
 from quizzer.bank.variables import Variable
@@ -158,7 +158,8 @@ def draw(
             template.path,
             template.id,
             "constraints",
-            f"the values given break the constraint {failed.source!r}",
+            # every variable is fixed, so the loop ran once and broke on the constraint that failed
+            f"the values given break the constraint {cast(Expr, failed).source!r}",
         )
     raise TemplateError(
         template.path, template.id, "constraints", f"no draw in {MAX_ATTEMPTS} satisfied every constraint"

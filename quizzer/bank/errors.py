@@ -39,7 +39,8 @@ class TemplateError(QuizzerError, ValueError):
             where.append(f"field {self.field!r}")
         return ": ".join([*where, self.message])
 
-    def __reduce__(self):  # type: ignore[no-untyped-def]  # picklable across worker processes
+    # Picklable across worker processes: rebuilt from the four fields, not from str(self).
+    def __reduce__(self) -> tuple[type[TemplateError], tuple[str, str | None, str | None, str]]:
         return (type(self), (self.path, self.template_id, self.field, self.message))
 
 

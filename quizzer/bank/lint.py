@@ -134,7 +134,7 @@ class OmissionLint:
         return out
 
 
-class _Memo(dict):  # type: ignore[type-arg]
+class _Memo(dict[str, Any]):
     """The calculators with their results remembered by arguments (they are pure): instances of one
     template share many calls, and every omission repeats most of them."""
 
@@ -143,7 +143,7 @@ class _Memo(dict):  # type: ignore[type-arg]
         self.base = base
         self.cache: dict[Any, Any] = {}
 
-    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, name: str, default: Any = None) -> Any:
         fn = self.base.get(name)
         if fn is None:
             return default

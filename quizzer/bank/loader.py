@@ -70,7 +70,10 @@ class Bank:
         if path in self._parsed:
             return
         self._parsed.add(path)
-        problem = lambda field, message: self.file_problems.append(TemplateError(path, None, field, message))  # noqa: E731
+
+        def problem(field: str | None, message: str) -> None:
+            self.file_problems.append(TemplateError(path, None, field, message))
+
         try:
             data = _load_toml(path)
         except _Unreadable as exc:
@@ -118,6 +121,22 @@ class Bank:
         """Every template id found, valid or not, in load order."""
         self._parse_all()
         return list(self._raw)
+
+    def matching_ids(self, *, topic: str | None = None, difficulty: str | None = None) -> list[str]:
+        """The ids whose table as written has this topic and difficulty (None: any), in load order.
+
+        Without a filter nothing is parsed (the ids of the text scan, as ``scanned_ids``); with one, each
+        candidate's file is parsed, never validated: the one filter every mode uses.
+        """
+        if topic is None and difficulty is None:
+            return self.scanned_ids()
+        wanted = {"topic": topic, "difficulty": difficulty}
+        return [
+            template_id
+            for template_id in self.scanned_ids()
+            if (raw := self.peek(template_id)) is not None
+            and all(value is None or raw.get(key) == value for key, value in wanted.items())
+        ]
 
     def scanned_ids(self) -> list[str]:
         """The template ids found by the text scan, in load order, without parsing any file.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import _ast  # the C node classes; the `ast` module would cost ~14 ms of cold start
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from quizzer.bank.errors import ExprError
 from quizzer.bank.expr import BUILTIN_NAMES, Budget, Expr, plain
@@ -66,7 +66,8 @@ def _product(node: Any) -> list[tuple[Any, str]]:
 
 
 def _is_calculator_call(node: Any) -> bool:
-    return isinstance(node, _ast.Call) and node.func.id not in BUILTIN_NAMES
+    # check_node admits calls of a plain name only
+    return isinstance(node, _ast.Call) and cast("_ast.Name", node.func).id not in BUILTIN_NAMES
 
 
 def _defaults(call: Any) -> list[tuple[str, int | float]]:
@@ -75,7 +76,7 @@ def _defaults(call: Any) -> list[tuple[str, int | float]]:
     function's code object (``inspect`` would cost the command line its start-up time)."""
     fn = calculators().get(call.func.id)
     code = getattr(fn, "__code__", None)
-    if code is None:
+    if fn is None or code is None:  # (None has no __code__: the first test is for mypy)
         return []
     positional = code.co_varnames[: code.co_argcount]
     defaults = dict(
@@ -120,7 +121,7 @@ def _steps(node: Any, kinds: Mapping[str, frozenset[str]], out: list[tuple[Any, 
             out.append(part)
             _steps(part[0], kinds, out)
     elif isinstance(node, _ast.Call):
-        name = node.func.id
+        name = cast("_ast.Name", node.func).id  # check_node admits calls of a plain name only
         named = [(a, f"argument {i + 1} of {name}") for i, a in enumerate(node.args)]
         named += [(k.value, f"argument {k.arg} of {name}") for k in node.keywords]
         for arg, how in named:
@@ -192,14 +193,14 @@ def used_variables(template: Template) -> list[Variable]:
     worked out: the lint does not look inside it.
     """
     given = givens(template)
-    derived = {v.name: v for v in template.variables if v.expr is not None and v.name not in given}
+    derived = {v.name: v.expr for v in template.variables if v.expr is not None and v.name not in given}
     used: set[str] = set()
     stack = list(template.answer.names)
     while stack:
         name = stack.pop()
         if name in derived and name not in used:
             used.add(name)
-            stack.extend(derived[name].expr.names)  # type: ignore[union-attr]
+            stack.extend(derived[name].names)
     return [v for v in template.variables if v.name in used]
 
 
@@ -216,7 +217,7 @@ def omissions_within(template: Template, limit: int = MAX_OMISSION_CHARS) -> tup
     found = _variants(template.answer, kinds, None, room)
     for var in used_variables(template):
         if room[0] >= 0:
-            found += _variants(var.expr, kinds, var.name, room)  # type: ignore[arg-type]
+            found += _variants(cast(Expr, var.expr), kinds, var.name, room)  # used: derived, so an expr
     return found, room[0] >= 0
 
 
@@ -256,7 +257,8 @@ def omitted_values(
                 if omission.target not in later:
                     later[omission.target] = _downstream(template, omission.target, givens(template))
                 for var in later[omission.target]:
-                    changed[var.name] = plain(var.expr.evaluate(changed, fns, budget))  # type: ignore[union-attr]
+                    derived = cast(Expr, var.expr)  # _downstream gives derived variables only
+                    changed[var.name] = plain(derived.evaluate(changed, fns, budget))
                 value = plain(template.answer.evaluate(changed, fns, budget))
         except (QuizzerError, ArithmeticError, TypeError, ValueError):
             continue

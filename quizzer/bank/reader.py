@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
-from quizzer.bank.errors import TemplateError, short_repr
-from quizzer.bank.expr import Expr, ExprError
+from quizzer.bank.errors import ExprError, TemplateError, short_repr
+from quizzer.bank.expr import Expr
 from quizzer.core.checks import did_you_mean
+
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 
 class Reader:
@@ -37,6 +42,47 @@ class Reader:
                 expected = ", ".join(sorted(allowed))
                 raise self.error(f"{where}{key}", f"unknown key{close}; expected one of: {expected}")
 
+    # The value has the type ``kind`` names (or None when it is not required and has no default): the
+    # overloads say so to mypy; a tuple of kinds gives Any.
+    @overload
+    def get(
+        self, table: Mapping[str, Any], key: str, kind: type[T], field: str, required: Literal[True] = ...
+    ) -> T: ...
+    @overload
+    def get(
+        self, table: Mapping[str, Any], key: str, kind: type[T], field: str, required: bool, default: T
+    ) -> T: ...
+    @overload
+    def get(
+        self,
+        table: Mapping[str, Any],
+        key: str,
+        kind: type[T],
+        field: str,
+        required: bool = ...,
+        *,
+        default: T,
+    ) -> T: ...
+    @overload
+    def get(
+        self,
+        table: Mapping[str, Any],
+        key: str,
+        kind: type[T],
+        field: str,
+        required: bool,
+        default: None = ...,
+    ) -> T | None: ...
+    @overload
+    def get(
+        self,
+        table: Mapping[str, Any],
+        key: str,
+        kind: tuple[type, ...],
+        field: str,
+        required: bool = ...,
+        default: Any = ...,
+    ) -> Any: ...
     def get(
         self,
         table: Mapping[str, Any],
@@ -95,7 +141,7 @@ class Reader:
 
     def table_list(self, key: str, allowed: set[str]) -> list[tuple[str, Mapping[str, Any]]]:
         items = self.get(self.raw, key, list, key, required=False, default=[])
-        out = []
+        out: list[tuple[str, Mapping[str, Any]]] = []
         for i, item in enumerate(items):
             field = f"{key}[{i}]"
             if not isinstance(item, dict):

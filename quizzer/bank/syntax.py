@@ -5,7 +5,7 @@ from __future__ import annotations
 import _ast  # the C node classes; the `ast` module would cost ~14 ms of cold start
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from quizzer.bank.errors import ExprError
 from quizzer.bank.limits import MAX_EXPR_DEPTH, MAX_INT_BITS
@@ -189,7 +189,8 @@ def _render(node: Any, env: Mapping[str, Any]) -> tuple[str, int]:
         args = [unparse(a, env) for a in node.args] + [
             f"{k.arg}={unparse(k.value, env)}" for k in node.keywords
         ]
-        return f"{node.func.id}({', '.join(args)})", 9
+        name = cast("_ast.Name", node.func).id  # check_node admits calls of a plain name only
+        return f"{name}({', '.join(args)})", 9
     return "?", 9
 
 
@@ -217,6 +218,7 @@ def value_kinds(node: Any, name_kinds: Mapping[str, frozenset[str]]) -> frozense
         return value_kinds(node.body, name_kinds) | value_kinds(node.orelse, name_kinds)
     if isinstance(node, _ast.BoolOp):
         return frozenset().union(*(value_kinds(v, name_kinds) for v in node.values))
-    if isinstance(node, _ast.Call) and node.func.id in _PASS_THROUGH:
+    # check_node admits calls of a plain name only
+    if isinstance(node, _ast.Call) and cast("_ast.Name", node.func).id in _PASS_THROUGH:
         return frozenset().union(*(value_kinds(a, name_kinds) for a in node.args))
     return number

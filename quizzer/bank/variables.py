@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from quizzer.bank.expr import BUILTIN_NAMES, Expr
 from quizzer.bank.limits import MAX_INT_BITS
@@ -12,6 +12,17 @@ from quizzer.bank.reader import Reader
 from quizzer.bank.text import style_problem
 from quizzer.core.errors import QuizzerError
 from quizzer.core.record import Record
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+
+    class _Shown(TypedDict):
+        """The optional display fields of a Variable, read once and passed to each kind's constructor."""
+
+        unit: str | None
+        format: str | None
+        label: str | None
+
 
 VARIABLE_KINDS = ("choices", "range", "log2", "preset", "bool", "expr")
 VARIABLE_KEYS = {*VARIABLE_KINDS, "step", "unit", "format", "label"}
@@ -52,7 +63,7 @@ def parse_variables(r: Reader) -> tuple[Variable, ...]:
 def _variable(r: Reader, name: str, kind: str, spec: dict[str, Any], field: str) -> Variable:
     value = spec[kind]
     step = r.get(spec, "step", int, f"{field}.step", required=False, default=1)
-    extras = {
+    extras: _Shown = {
         "unit": r.get(spec, "unit", str, f"{field}.unit", required=False),
         "format": r.get(spec, "format", str, f"{field}.format", required=False),
         "label": r.get(spec, "label", str, f"{field}.label", required=False),

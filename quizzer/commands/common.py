@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Literal, overload
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank, load_bank, suggest_id
@@ -45,6 +46,10 @@ def find_template(bank: Bank, template_id: str) -> Template:
     return bank.get(template_id)
 
 
+@overload
+def resolve(ref: str, seed: int | None, *, seed_required: Literal[True]) -> tuple[str, int]: ...
+@overload
+def resolve(ref: str, seed: int | None, *, seed_required: bool) -> tuple[str, int | None]: ...
 def resolve(ref: str, seed: int | None, *, seed_required: bool) -> tuple[str, int | None]:
     """(template id, seed) from ``ID#SEED`` and ``--seed``."""
     template_id, _, seed_text = ref.partition("#")

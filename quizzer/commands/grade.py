@@ -29,7 +29,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     template_id, seed = resolve(args.id, args.seed, seed_required=True)
     bank = open_bank(args)
     find_template(bank, template_id)
-    instance = bank.generate(template_id, seed, overrides(args.set))  # type: ignore[arg-type]
+    instance = bank.generate(template_id, seed, overrides(args.set))
     warn_instance(instance)
     verdict = grade_instance(instance, args.answer)
     if args.json:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from quizzer.bank.schema import Template
 from quizzer.commands.common import open_bank, warn_problems
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(practice_table(templates))
         return 0
     warn_problems(bank)
-    rows = [
+    rows: list[dict[str, Any]] = [  # the JSON rows
         {
             "id": t.id,
             "title": t.title,

@@ -47,17 +47,19 @@ def _drill(session: DrillSession, seed: int, count: int) -> None:
     out.write(f"quizzer plain · seed {seed} · an empty line skips, Ctrl-D ends\n")
     while True:
         instance = session.instance
-        out.write(f"\n── question {session.answered + 1} " + "─" * 40 + "\n" + question_text(instance) + "\n")
+        asked = len(session.attempts) + 1
+        out.write(f"\n── question {asked} " + "─" * 40 + "\n" + question_text(instance) + "\n")
         while True:
             out.write("answer> ")
             out.flush()
             line = sys.stdin.readline()
             if not line:
-                out.write(f"\n\nscore: {session.right}/{session.answered} right\n")
+                out.write(f"\n\n{_score(session)}\n")
                 return
             if not line.strip():
                 out.write(f"skipped. The answer: {instance.display}\n")
                 session.skip()
+                session.next()
                 break
             verdict = session.answer(line.strip())
             if verdict.kind == "unparsed":
@@ -70,6 +72,12 @@ def _drill(session: DrillSession, seed: int, count: int) -> None:
             )
             session.next()
             break
-        if count and session.answered >= count:
-            out.write(f"\nscore: {session.right}/{session.answered} right\n")
+        if count and len(session.attempts) >= count:
+            out.write(f"\n{_score(session)}\n")
             return
+
+
+def _score(session: DrillSession) -> str:
+    """``score: 3/5 right`` (skips apart: ``, 2 skipped``)."""
+    skipped = f", {session.skipped} skipped" if session.skipped else ""
+    return f"score: {session.right}/{session.answered} right{skipped}"

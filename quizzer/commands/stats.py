@@ -42,7 +42,9 @@ def stats_text(stats: Stats, utc_offset_seconds: int = 0) -> str:
     last = day_text(local_day(stats.last_at, utc_offset_seconds))
     lines = [
         f"{_plural(stats.attempts, 'attempt')}, {stats.right} right ({_percent(stats.accuracy)}), "
-        f"{first} to {last}",
+        + (f"{stats.skipped} skipped, " if stats.skipped else "")
+        + (f"{_plural(stats.unfinished_mocks, 'mock')} left unfinished, " if stats.unfinished_mocks else "")
+        + f"{first} to {last}",
         f"Streak: {_plural(stats.streak_days, 'day')}",
         "",
         "By topic (weakest first)",
@@ -85,10 +87,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     utc_offset_seconds = time.localtime(now).tm_gmtoff  # today's offset, used for every attempt
     store = open_history(args.db)
     try:
-        attempts = store.attempts()
+        attempts, sessions = store.attempts(), store.sessions()
     finally:
         store.close()
-    stats = compute_stats(attempts, now=now, utc_offset_seconds=utc_offset_seconds, days=args.days)
+    stats = compute_stats(
+        attempts, now=now, utc_offset_seconds=utc_offset_seconds, days=args.days, sessions=sessions
+    )
     if args.json:
         print(json.dumps(stats_json(stats), indent=2))
     else:

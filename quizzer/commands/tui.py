@@ -13,7 +13,8 @@ from quizzer.paths import config_file, db_path, question_paths
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from quizzer.store.history import HistoryStore
-    from quizzer.tui.app import DrillOptions, MockOptions, QuizzerApp, StudyOptions  # textual loads here
+    from quizzer.tui.app import QuizzerApp  # textual loads here
+    from quizzer.tui.options import DrillOptions, MockOptions, StudyOptions
 
     settings = load_settings(config_file())
     drill = mock = study = None

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 
     from quizzer.core.trace import Result
 
+    # Made by __getattr__ on first use; declared here so that its readers get its type, not Any.
+    CALCULATORS: Mapping[str, Callable[..., Result]]
+
 #: module -> the calculators it provides (plain arguments, a Result back), by template name.
 _CALCULATOR_MODULES: dict[str, tuple[str, ...]] = {
     "params": (
@@ -161,7 +164,8 @@ class _Calculators(Mapping[str, "Callable[..., Result]"]):
 
     def __getitem__(self, name: str) -> Callable[..., Result]:
         module = self._module_of[name]  # KeyError for unknown names, as a dict would
-        return getattr(import_module(f"quizzer.core.{module}"), name)  # type: ignore[no-any-return]
+        calculator: Callable[..., Result] = getattr(import_module(f"quizzer.core.{module}"), name)
+        return calculator
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._module_of)

@@ -44,11 +44,16 @@ def positive(name: str, value: object, *, allow_zero: bool = False) -> int | flo
     ...
     quizzer.core.errors.SpecError: mfu (nan) must be a positive finite number
     """
-    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-    if not ok or value < 0 or (value == 0 and not allow_zero):  # type: ignore[operator]
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value < 0
+        or (value == 0 and not allow_zero)
+    ):
         rule = "a non-negative" if allow_zero else "a positive"
         raise SpecError(f"{name} ({value!r}) must be {rule} finite number")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def fraction(name: str, value: object) -> float:
@@ -74,7 +79,7 @@ def one_of(name: str, value: object, allowed: tuple[str, ...]) -> str:
     """
     if value not in allowed:
         raise SpecError(f"{name} ({value!r}) must be one of {', '.join(allowed)}")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def did_you_mean(name: str, options: Iterable[str]) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from quizzer.core.checks import counts
 from quizzer.core.errors import SpecError
 from quizzer.core.params import mlp_params, router_params
@@ -114,12 +116,13 @@ def moe_parts(
     n_experts, experts_per_token = counts(n_experts=n_experts, experts_per_token=experts_per_token)
     if experts_per_token > n_experts:
         raise SpecError(f"experts_per_token ({experts_per_token}) must be at most n_experts ({n_experts})")
-    expert = mlp_params(d_model, d_ff_expert, gated, expert_bias).value
+    # Parameter counts are exact ints (Trace keeps an int step an int); Result.value is typed Number.
+    expert = cast(int, mlp_params(d_model, d_ff_expert, gated, expert_bias).value)
     shared = 0
     if n_shared_experts:
         width = d_ff_expert if d_ff_shared is None else d_ff_shared
-        shared = n_shared_experts * mlp_params(d_model, width, gated, expert_bias).value
-    router = router_params(d_model, n_experts, router_bias).value
+        shared = n_shared_experts * cast(int, mlp_params(d_model, width, gated, expert_bias).value)
+    router = cast(int, router_params(d_model, n_experts, router_bias).value)
     return MoeParts(router, expert, n_experts, experts_per_token, shared)
 
 

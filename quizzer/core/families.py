@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from quizzer.core.model import model_active_params, model_params
 from quizzer.core.params import attention_params, embedding_params
 from quizzer.core.spec import ModelSpec
@@ -71,7 +73,8 @@ def llama_total_params(
 
 def _moe_spec(tied: bool, **shapes: int) -> ModelSpec:
     """A Llama-style MoE spec from the calculators' arguments (``tied`` names the head tying)."""
-    return ModelSpec(**shapes, tie_embeddings=tied)
+    fields: dict[str, Any] = shapes  # ints for int fields: mypy cannot match a dict's keys to ModelSpec's
+    return ModelSpec(**fields, tie_embeddings=tied)
 
 
 def moe_total_params(

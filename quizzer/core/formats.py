@@ -100,9 +100,11 @@ def _codes_text(f: FloatFormat, e: int, m: int) -> str:
 
 def _nonnegative_count(f: FloatFormat) -> int:
     """Finite non-negative codes (zero included, for the formats that have one)."""
-    total = 2 ** (f.exponent_bits + f.mantissa_bits)
+    # int ** int is typed Any (a negative power would be a float); these powers are ints.
+    total: int = 2 ** (f.exponent_bits + f.mantissa_bits)
     if f.special == "ieee":
-        return total - 2**f.mantissa_bits
+        top_exponent_codes: int = 2**f.mantissa_bits  # inf and the NaNs
+        return total - top_exponent_codes
     if f.special in ("fn", "e8m0"):
         return total - 1
     return total

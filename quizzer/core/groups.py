@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from quizzer.core.attention import cross_attention, layer_attention, layer_norms
 from quizzer.core.experts import moe_mlp_params, moe_parts
 from quizzer.core.layers import layer_ranges
@@ -69,17 +71,19 @@ def layer_groups(spec: ModelSpec) -> tuple[LayerGroup, ...]:
     >>> [(g.mlp_kind, g.layer_range) for g in layer_groups(spec)]
     [('dense', '0'), ('moe', '1-3')]
     """
-    attention = layer_attention(spec).value
+    # Parameter counts are exact ints by construction (Trace keeps an int step an int); Result.value is
+    # typed Number for the calculators that return FLOPs or bytes, hence the casts (no run-time effect).
+    attention = cast(int, layer_attention(spec).value)
     groups: list[LayerGroup] = []
     if spec.is_encoder_decoder:
-        mlp = group_mlp(spec, False)[0].value
-        norm = layer_norms(spec).value
+        mlp = cast(int, group_mlp(spec, False)[0].value)
+        norm = cast(int, layer_norms(spec).value)
         groups.append(
             LayerGroup("encoder", "dense", tuple(range(spec.n_encoder_layers)), attention, 0, mlp, mlp, norm)
         )
     stack = "decoder" if spec.lm_head or spec.is_encoder_decoder else "encoder"  # BERT's layers: an encoder
-    cross = cross_attention(spec).value if spec.is_encoder_decoder else 0
-    norm = layer_norms(spec, cross=spec.is_encoder_decoder).value
+    cross = cast(int, cross_attention(spec).value) if spec.is_encoder_decoder else 0
+    norm = cast(int, layer_norms(spec, cross=spec.is_encoder_decoder).value)
     flags = spec.moe_flags
     for moe in (False, True):
         layers = tuple(i for i, flag in enumerate(flags) if flag == moe)
@@ -108,7 +112,15 @@ def layer_groups(spec: ModelSpec) -> tuple[LayerGroup, ...]:
         kind = "moe" if moe else "dense"
         groups.append(
             LayerGroup(
-                stack, kind, layers, attention + cross, cross, total.value, active.value, norm, **extra
+                stack,
+                kind,
+                layers,
+                attention + cross,
+                cross,
+                cast(int, total.value),
+                cast(int, active.value),
+                norm,
+                **extra,
             )
         )
     encoder = groups[:1] if spec.is_encoder_decoder else []

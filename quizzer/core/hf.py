@@ -186,7 +186,8 @@ def from_hf_config(config: Config) -> ModelSpec:
     if not isinstance(config, Mapping):
         raise ConfigError(f"config.json must hold a JSON object, not {type(config).__name__}")
     model_type = config.get("model_type")
-    builder = BUILDERS.get(model_type)  # type: ignore[arg-type]
+    # a model_type that is not a string (None, a list) is no key of BUILDERS: the usual "unsupported" message
+    builder = BUILDERS.get(model_type) if isinstance(model_type, str) else None
     if builder is None:
         raise ConfigError(f"unsupported model_type {model_type!r}; supported: {', '.join(sorted(BUILDERS))}")
     kwargs = builder(config)

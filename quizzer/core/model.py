@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from quizzer.core.attention import cross_attention, layer_attention, layer_norms
 from quizzer.core.groups import LayerGroup, group_mlp, layer_groups, relative_tables
 from quizzer.core.params import embedding_params, lm_head_params, norm_params, position_params
@@ -36,7 +38,8 @@ class ParamBreakdown(Record):
 
     def _sum(self, name: str) -> int:
         if not self.groups:  # a breakdown built by hand: every layer like the first
-            return getattr(self, f"{name}_per_layer") * self.n_layers  # type: ignore[no-any-return]
+            per_layer: int = getattr(self, f"{name}_per_layer")
+            return per_layer * self.n_layers
         return sum(getattr(g, name) * g.count for g in self.groups)
 
     @property
@@ -103,7 +106,7 @@ def param_breakdown(spec: ModelSpec) -> ParamBreakdown:
     """
     groups = layer_groups(spec)
     first = next(g for g in groups[1 if spec.is_encoder_decoder else 0 :] if 0 in g.layers)
-    norm = norm_params(spec.d_model, spec.norm).value
+    norm = cast(int, norm_params(spec.d_model, spec.norm).value)  # an exact count; Result.value is a Number
     d = spec.d_model
     head = 0 if spec.tie_embeddings or not spec.lm_head else spec.vocab_size * d
     return ParamBreakdown(

@@ -50,9 +50,9 @@ class ModelSpec(Record):
     """Query heads per layer."""
     d_ff: int
     """Hidden width of the MLP (of each expert unless ``d_ff_expert`` is set; of a MoE's dense layers)."""
-    n_kv_heads: int = None  # type: ignore[assignment]
+    n_kv_heads: int = None  # type: ignore[assignment]  # None until __post_init__ derives it
     """Key/value heads: ``n_heads`` for MHA, 1 for MQA, a divisor of ``n_heads`` for GQA."""
-    head_dim: int = None  # type: ignore[assignment]
+    head_dim: int = None  # type: ignore[assignment]  # None until __post_init__ derives it
     """Width of one query/key head; not always ``d_model // n_heads`` (Gemma-7B: 256, Qwen3-30B-A3B: 128)."""
     mlp: str = "gated"
     """'gelu': two matrices (up, down; any pointwise activation). 'gated': three (gate, up, down; SwiGLU)."""
@@ -76,7 +76,7 @@ class ModelSpec(Record):
     """A norm right after the embeddings (BERT, BLOOM)."""
     final_norm: bool = True
     """A norm after the last layer (of each stack; BERT's post-norm layers have none)."""
-    norms_per_layer: int = None  # type: ignore[assignment]
+    norms_per_layer: int = None  # type: ignore[assignment]  # None until __post_init__ derives it
     """d_model-wide norms inside each layer: 2 by default, 4 for sandwich norms, 1 for GPT-J's shared one."""
     lm_head: bool = True
     """The model ends in a vocabulary projection (BERT's base model does not)."""
@@ -88,7 +88,7 @@ class ModelSpec(Record):
     """Routed experts each token uses (top-k)."""
     n_shared_experts: int = 0
     """Experts every token uses (DeepSeek, Llama 4), each of width ``d_ff_shared``."""
-    d_ff_expert: int = None  # type: ignore[assignment]
+    d_ff_expert: int = None  # type: ignore[assignment]  # None until __post_init__ derives it
     """Hidden width of one routed expert; defaults to ``d_ff``."""
     router_bias: bool = False
     """A bias on the router's logits (gpt-oss)."""
@@ -109,7 +109,7 @@ class ModelSpec(Record):
     """The q/k norms also have biases (Phi-2's qk_layernorm)."""
     attention_sinks: bool = False
     """One learned sink logit per head and layer in the softmax (gpt-oss): n_heads parameters per layer."""
-    v_head_dim: int = None  # type: ignore[assignment]
+    v_head_dim: int = None  # type: ignore[assignment]  # None until __post_init__ derives it
     """Width of one value head; defaults to ``head_dim`` (MLA: 128 while q/k heads are 192 wide)."""
     q_lora_rank: int = 0
     """MLA: rank of the query down-projection; 0 projects queries directly (DeepSeek-V2-Lite)."""
@@ -125,7 +125,7 @@ class ModelSpec(Record):
     """Attention and MLP read the same input (GPT-J, Falcon, Phi-2): often one norm for both."""
     lm_head_bias: bool = False
     """A bias on the LM head (GPT-J, Phi-2): vocab_size more parameters."""
-    d_ff_shared: int = None  # type: ignore[assignment]
+    d_ff_shared: int = None  # type: ignore[assignment]  # None until __post_init__ derives it
     """Hidden width of one shared expert; defaults to ``d_ff_expert``."""
     expert_bias: bool = False
     """Biases on every expert's projections (gpt-oss)."""

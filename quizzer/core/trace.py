@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from quizzer.core.record import Record
 
@@ -91,6 +91,15 @@ class Trace:
     def __init__(self) -> None:
         self._steps: list[Step] = []
 
+    # An int step stays an int (parameter counts are exact), a float one a float: the overloads say so.
+    @overload
+    def step(self, label: str, formula: str, substituted: str, value: int, unit: str) -> int: ...
+    @overload
+    def step(self, label: str, formula: str, substituted: str, value: float, unit: str) -> float: ...
+    @overload
+    def step(
+        self, label: str, formula: str, substituted: str, value: Number | Fraction, unit: str
+    ) -> Number: ...
     def step(self, label: str, formula: str, substituted: str, value: Number | Fraction, unit: str) -> Number:
         """Record a step and return its value (Fractions that are whole become ``int``)."""
         value = exact(value)

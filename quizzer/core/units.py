@@ -10,6 +10,7 @@ from quizzer.core.errors import UnknownNameError
 from quizzer.core.trace import Number
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from fractions import Fraction
 
 
@@ -159,7 +160,7 @@ def dtype_bytes_text(dtype: str) -> str:
     return f"{numerator / (8 * denominator):g}"
 
 
-def unknown_name_message(kind: str, name: str, known: object) -> str:
+def unknown_name_message(kind: str, name: str, known: Iterable[str]) -> str:
     """The message for an unknown name: what it is, a close match if any, and every known name.
 
     >>> unknown_name_message("dtype", "bf61", ["bf16", "fp32"])
@@ -167,7 +168,7 @@ def unknown_name_message(kind: str, name: str, known: object) -> str:
     """
     from quizzer.core.checks import did_you_mean
 
-    names = sorted(known)  # type: ignore[call-overload]
+    names = sorted(known)
     close = did_you_mean(str(name), names)
     return f"unknown {kind} {name!r}{close}; known: {', '.join(names)}"
 

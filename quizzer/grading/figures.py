@@ -12,6 +12,8 @@ from quizzer.grading.bands import SLACK, Mistake, Tolerance, is_within, match_mi
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from quizzer.grading.bands import M
+
 #: The most figures considered: a float holds 17.
 MAX_FIGURES = 17
 _TIE_SLACK = 1e-9  # a value this close (relative) to a rounding tie may be rounded either way
@@ -48,8 +50,8 @@ def round_figures(value: Number, figures: int) -> Number:
         size = len(str(abs(value)))
         if size <= figures:
             return value
-        unit = 10 ** (size - figures)
-        rounded = (abs(value) + unit // 2) // unit * unit
+        unit: int = 10 ** (size - figures)  # int ** int is typed Any (a negative power is a float)
+        rounded: Number = (abs(value) + unit // 2) // unit * unit
         return rounded if value >= 0 else -rounded
     if value == 0 or not math.isfinite(value):
         return value
@@ -125,7 +127,7 @@ def right_to(value: Number, expected: Number, figures: int, per_unit: Number = 1
     return False
 
 
-def _near(mistakes: Sequence[Mistake], expected: Number, tolerance: Tolerance) -> list[Mistake]:
+def _near(mistakes: Sequence[M], expected: Number, tolerance: Tolerance) -> list[M]:
     """The mistakes a value inside the band could match: within two bands of ``expected``."""
     t, e = tolerance.value, abs(expected)
     near = []
@@ -137,8 +139,8 @@ def _near(mistakes: Sequence[Mistake], expected: Number, tolerance: Tolerance) -
 
 
 def figures_needed(
-    expected: Number, tolerance: Tolerance, mistakes: Sequence[Mistake] = (), *, per_unit: Number = 1
-) -> tuple[int | None, Mistake | None]:
+    expected: Number, tolerance: Tolerance, mistakes: Sequence[M] = (), *, per_unit: Number = 1
+) -> tuple[int | None, M | None]:
     """``needed_figures`` and the mistake that made the last figure needed (None when the band alone did)."""
     if tolerance.kind == "factor":
         return None, None

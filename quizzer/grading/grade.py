@@ -42,10 +42,11 @@ from quizzer.grading.bands import (
     title_from_name,
     tolerance_band,
 )
+from quizzer.grading.context import GradeContext
 from quizzer.grading.display import format_in, unit_factor
 from quizzer.grading.figures import figures_needed, needed_figures, right_to, round_figures
 from quizzer.grading.parse import Parsed, ParseError, format_plain, parse_answer
-from quizzer.grading.slips import GradeContext, Slip, builtin_mistakes, slips
+from quizzer.grading.slips import Slip, builtin_mistakes, slips
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -236,7 +237,8 @@ def grade(
         )
         if tolerance.kind != "factor":
             per_unit = given.factor if figures is not None else unit_factor(unit, display) if display else 1
-            needed, blocker = figures_needed(expected, tolerance, [*mistakes, *builtin], per_unit=per_unit)
+            candidates: list[Mistake | Slip] = [*mistakes, *builtin]
+            needed, blocker = figures_needed(expected, tolerance, candidates, per_unit=per_unit)
             if (
                 figures is not None
                 and needed is not None

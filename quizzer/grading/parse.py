@@ -39,6 +39,7 @@ from __future__ import annotations
 import functools
 import re
 from fractions import Fraction
+from typing import cast
 
 from quizzer.core.errors import QuizzerError, SpecError, UnknownNameError
 from quizzer.core.record import Record
@@ -344,7 +345,7 @@ def _clean(text: str) -> tuple[str, bool]:
     text = text.replace("×", " x ").replace("−", "-")
     text = _pattern(_TIMES).sub("*", text).replace("÷", "/")
     text = _pattern(_SPACES).sub(" ", text).strip()
-    marks = _pattern(_APPROX).match(text)
+    marks = cast("re.Match[str]", _pattern(_APPROX).match(text))  # never None: _APPROX matches ''
     _charge(marks.end())
     return text[marks.end() :], marks.end() > 0
 
@@ -411,6 +412,7 @@ def parse_answer(text: str, unit: str, default_unit: str | None = None) -> Parse
         raise ParseError(f"parentheses are not accepted: {cleaned!r} (write a plain product like 32000*512)")
     value, units, scaled, operator, number = _lex(cleaned, expected)
     after, bare = "", not units and not scaled
+    entry: Entry  # its note is None here, a string for some units below
     shown, typed, entry = cleaned, None, (expected, Fraction(1), None)
     tokens = [token for _, token in units]
     if len(units) > 1 and {e[0] for e, _ in units} != {"USD"}:  # "$5 USD" is one unit written twice

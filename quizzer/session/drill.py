@@ -1,4 +1,4 @@
-"""DrillSession: one question at a time, graded at once, with hints, skips, a score and a streak."""
+"""DrillSession: one question turn at a time, graded at once, with a score and an in-a-row streak."""
 
 from __future__ import annotations
 
@@ -6,33 +6,15 @@ import random
 from collections.abc import Callable
 
 from quizzer.bank.errors import TemplateError
-from quizzer.bank.hints import Hint, hint_steps
+from quizzer.bank.hints import Hint
 from quizzer.bank.loader import Bank
-from quizzer.bank.render import Instance, grade_context
+from quizzer.bank.render import Instance
 from quizzer.bank.schema import Template
-from quizzer.grading.grade import Mistake, Verdict, grade
-from quizzer.grading.parse import ParseError, parse_answer
-from quizzer.session.records import RIGHT, Attempt, attempt_for
+from quizzer.grading.grade import Verdict
+from quizzer.session.records import RIGHT, Attempt
+from quizzer.session.turn import Turn, grade_instance, read_answer
 
-
-def grade_instance(instance: Instance, answer: str) -> Verdict:
-    """Grade ``answer`` against an instance: its tolerance, its mistakes, then the built-in ones that fit it
-    (its dtype, the layers in scope, the unit a bare number means)."""
-    mistakes = [Mistake(m.name, m.value, m.feedback, m.title) for m in instance.mistakes]
-    return grade(
-        answer, instance.value, instance.unit, instance.tolerance, mistakes, context=grade_context(instance)
-    )
-
-
-def read_answer(instance: Instance, answer: str) -> str:
-    """How ``answer`` would be read, for live feedback while typing ('' for empty input)."""
-    if not answer.strip():
-        return ""
-    try:
-        parsed = parse_answer(answer, instance.unit, instance.display_unit)
-    except ParseError as exc:
-        return f"✗ {exc.message}"
-    return f"= {parsed.reading}"
+__all__ = ["DrillSession", "grade_instance", "read_answer"]
 
 
 class DrillSession:
@@ -40,9 +22,11 @@ class DrillSession:
 
     Templates are validated as they are drawn, not up front, so a drill over a large bank starts at once:
     a candidate that does not match the filters, or is invalid, is dropped when it is first drawn.
-    ``clock`` returns seconds (monotonic) and is only read to time answers; ``wall`` returns seconds
-    since the epoch and stamps each attempt; ``on_attempt`` receives each attempt as it is graded
-    (the history store commits it there).
+    ``seed`` means what it means everywhere: with ``template_id``, the first question is
+    ``template_id#seed``; the later ones (and, without a template, the templates) are drawn from a
+    ``random.Random(seed)``. ``clock`` returns seconds (monotonic) and times answers; ``wall`` returns
+    seconds since the epoch and stamps each attempt; ``on_attempt`` receives each attempt as it is made
+    (graded or skipped: the history store commits it there).
     """
 
     def __init__(
@@ -63,8 +47,11 @@ class DrillSession:
             bank.get(template_id)  # KeyError or TemplateError now, not at the first draw
         self._bank = bank
         self.topic, self.difficulty, self.template_id = topic, difficulty, template_id
-        self._filters = {"topic": topic, "difficulty": difficulty}
-        self._candidates: list[str] = [template_id] if template_id is not None else bank.scanned_ids()
+        self._candidates: list[str] = (
+            [template_id]
+            if template_id is not None
+            else bank.matching_ids(topic=topic, difficulty=difficulty)
+        )
         self.seed = seed
         self._rng = random.Random(seed)
         self._clock = clock
@@ -73,118 +60,118 @@ class DrillSession:
         self._on_attempt = on_attempt
         self.mode = mode
         self.attempts: list[Attempt] = []
+        """Every attempt of the drill, skips included (a skip has the verdict "skipped")."""
         self.streak = 0
+        """Right answers in a row (a wrong answer or a skip ends it)."""
         self.best_streak = 0
-        self.instance: Instance = self._draw()
-        self.verdict: Verdict | None = None
-        self.hints = 0
-        self._started = clock()
+        self.turn: Turn = self._turn(self._draw(first_seed=seed if template_id is not None else None))
 
     def _template(self, template_id: str) -> Template | None:
-        """The template if it is valid and matches the filters (checked on the table as written first)."""
-        raw = self._bank.peek(template_id)
-        if raw is None or any(v is not None and raw.get(k) != v for k, v in self._filters.items()):
-            return None
+        """The template if it is valid (the filters were applied to the tables as written)."""
         try:
             return self._bank.get(template_id)
-        except TemplateError:
+        except (KeyError, TemplateError):
             return None
 
-    def _draw(self) -> Instance:
+    def _draw(self, first_seed: int | None = None) -> Instance:
         while self._candidates:
             template_id = self._rng.choice(self._candidates)
             if self._template(template_id) is None:
                 self._candidates.remove(template_id)
                 continue
+            seed = self._rng.randrange(1_000_000) if first_seed is None else first_seed
             try:
-                return self._bank.generate(template_id, self._rng.randrange(1_000_000))
+                return self._bank.generate(template_id, seed)
             except TemplateError:  # no instance can be made of it; the bank keeps the problem
                 if len(self._candidates) == 1:
                     raise
                 self._candidates.remove(template_id)
         raise ValueError("no template matches these filters")
 
-    @property
-    def answered(self) -> int:
-        """Questions graded (skips included)."""
-        return len(self.attempts)
-
-    @property
-    def right(self) -> int:
-        return sum(a.verdict in RIGHT for a in self.attempts)
-
-    @property
-    def done(self) -> bool:
-        """The current question has been graded or skipped."""
-        return self.verdict is not None
-
-    def preview(self, answer: str) -> str:
-        """How ``answer`` reads, before it is graded."""
-        return read_answer(self.instance, answer)
-
-    def answer(self, text: str) -> Verdict:
-        """Grade ``text``. Unreadable text grades nothing (the verdict says why); a grade is final."""
-        if self.verdict is not None:
-            return self.verdict
-        verdict = grade_instance(self.instance, text)
-        if verdict.kind == "unparsed":
-            return verdict
-        self.verdict = verdict
-        self._record(text, verdict)
-        return verdict
-
-    def _record(self, text: str, verdict: Verdict | None) -> None:
-        """Keep the attempt (``verdict`` None: skipped) and hand it to on_attempt."""
-        attempt = attempt_for(
-            self.instance,
-            text,
-            verdict,
-            seconds=max(self._clock() - self._started, 0.0),
-            hints=self.hints,
+    def _turn(self, instance: Instance) -> Turn:
+        return Turn(
+            instance,
+            clock=self._clock,
+            wall=self._wall,
             mode=self.mode,
-            at=self._wall(),
-            session=self.session_id,
+            session_id=self.session_id,
+            on_attempt=self._recorded,
         )
+
+    def _recorded(self, attempt: Attempt) -> None:
+        """Keep the attempt the turn made, count it, and hand it to on_attempt."""
         self.attempts.append(attempt)
-        if self._on_attempt is not None:
-            self._on_attempt(attempt)
         if attempt.right:
             self.streak += 1
             self.best_streak = max(self.best_streak, self.streak)
         else:
             self.streak = 0
+        if self._on_attempt is not None:
+            self._on_attempt(attempt)
+
+    # --- the current turn ----------------------------------------------------------------------------
+
+    @property
+    def instance(self) -> Instance:
+        return self.turn.instance
+
+    @property
+    def verdict(self) -> Verdict | None:
+        return self.turn.verdict
+
+    @property
+    def hints(self) -> int:
+        return self.turn.hints
+
+    @property
+    def done(self) -> bool:
+        """The current question has been graded or skipped."""
+        return self.turn.done
+
+    def preview(self, answer: str) -> str:
+        """How ``answer`` reads, before it is graded."""
+        return self.turn.preview(answer)
+
+    def answer(self, text: str) -> Verdict:
+        """Grade ``text``. Unreadable text grades nothing (the verdict says why); a grade is final."""
+        return self.turn.answer(text)
 
     def hint(self) -> Hint | None:
-        """Reveal the next hint: the nudges, then the derivation but its answer (None when all are shown);
-        each one is counted."""
-        hints = hint_steps(self.instance)
-        if self.hints >= len(hints):
-            return None
-        self.hints += 1
-        return hints[self.hints - 1]
+        """Reveal the next hint (nudges, then the derivation but its answer); each one is counted."""
+        return self.turn.hint()
 
     @property
     def revealed(self) -> tuple[Hint, ...]:
         """The hints revealed so far."""
-        return hint_steps(self.instance)[: self.hints]
+        return self.turn.revealed
 
     def skip(self) -> Instance:
-        """Give up on the current question (recorded as skipped) and move to the next."""
-        if self.verdict is None:
-            self._record("", None)
-        return self.next()
+        """Give up on the current question (recorded as a skip; it ends the streak) and stay on it: the
+        screen shows its explanation, and ``next`` moves on."""
+        self.turn.skip()
+        return self.instance
 
     def next(self) -> Instance:
-        """A fresh question."""
-        self.instance = self._draw()
-        return self._reset()
+        """A fresh question (an open one is left unrecorded: nothing was answered)."""
+        self.turn = self._turn(self._draw())
+        return self.instance
 
     def repeat(self) -> Instance:
         """The same question again, ungraded."""
-        return self._reset()
-
-    def _reset(self) -> Instance:
-        self.verdict = None
-        self.hints = 0
-        self._started = self._clock()
+        self.turn = self._turn(self.instance)
         return self.instance
+
+    # --- the score -----------------------------------------------------------------------------------
+
+    @property
+    def answered(self) -> int:
+        """Questions graded (skips are not answers: they are counted apart)."""
+        return sum(a.verdict != "skipped" for a in self.attempts)
+
+    @property
+    def skipped(self) -> int:
+        return sum(a.verdict == "skipped" for a in self.attempts)
+
+    @property
+    def right(self) -> int:
+        return sum(a.verdict in RIGHT for a in self.attempts)

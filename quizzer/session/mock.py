@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from quizzer.bank.render import Instance
 from quizzer.core.record import Record
 from quizzer.grading.grade import Verdict
 from quizzer.grading.parse import ParseError, parse_answer
-from quizzer.session.drill import grade_instance
-from quizzer.session.records import RIGHT, Attempt, attempt_for
+from quizzer.session.records import RIGHT, Attempt, SessionMark, attempt_for
+from quizzer.session.turn import grade_instance
 
 #: What answer() returns once the mock is over.
 OVER = "the mock is over: answers can no longer change"
@@ -74,6 +75,7 @@ class MockExam:
         wall: Callable[[], float] | None = None,
         session_id: str = "",
         on_attempt: Callable[[Attempt], None] | None = None,
+        on_mark: Callable[[SessionMark], None] | None = None,
     ) -> None:
         if not instances:
             raise ValueError("a mock needs at least one question")
@@ -91,12 +93,17 @@ class MockExam:
         self._wall = wall or (lambda: 0.0)
         self._on_attempt = on_attempt
         self._answers = [""] * self.total
+        self._drafts = [""] * self.total  # typed in the box, not saved yet: kept if the time runs out
         self._spent = [0.0] * self.total
         self._started = clock()
         self._deadline = self._started + self.total_seconds
         self._seen = self._started  # the latest clock reading, capped at the deadline: never goes back
         self._since = self._started  # when the current question became current
         self._results: list[MockResult] = []
+        self._on_mark = on_mark
+        self._mark = SessionMark(session_id, "mock", self._wall(), self.total)
+        if on_mark is not None:  # in the history from the start: a mock a crash ends is seen as unfinished
+            on_mark(self._mark)
 
     def _now(self) -> float:
         """The monotonic time, capped at the deadline, never earlier than before; frozen once finished."""
@@ -136,6 +143,12 @@ class MockExam:
 
     def answered(self) -> int:
         return sum(bool(a) for a in self._answers)
+
+    def draft(self, text: str) -> None:
+        """What the answer box of the current question holds, saved or not: when the time runs out (or the
+        mock is left), a draft never saved is graded if it reads, else kept as typed with the time-out."""
+        if not self.finished:
+            self._drafts[self.current] = text
 
     def answer(self, text: str) -> str | None:
         """Set, revise or ('' clears) the current answer: None if accepted, else why not (answer kept)."""
@@ -177,12 +190,18 @@ class MockExam:
                 self._on_attempt(result.attempt)
             self._results.append(result)
         self.report = self._report(tuple(self._results))
+        if self._on_mark is not None:
+            self._on_mark(self._mark.replace(finished=self._wall()))
         return self.report
 
     def _grade(self, index: int) -> MockResult:
         instance, text = self.instances[index], self._answers[index]
+        if (
+            not text and self._drafts[index].strip()
+        ):  # typed, never saved: the time ran out or the mock was left
+            text = self._drafts[index].strip()
         verdict = grade_instance(instance, text) if text else None
-        if verdict is not None and verdict.kind == "unparsed":  # cannot happen: answer() read it the same way
+        if verdict is not None and verdict.kind == "unparsed":  # a draft that does not read: kept as typed
             verdict = None
         attempt = attempt_for(
             instance,
@@ -199,7 +218,7 @@ class MockExam:
 
     def _report(self, results: tuple[MockResult, ...]) -> MockReport:
         topics: dict[str, list[int]] = {}
-        mistakes: dict[object, list] = {}
+        mistakes: dict[object, list[Any]] = {}  # key -> [title, feedback, count]
         for r in results:
             tally = topics.setdefault(r.instance.topic, [0, 0])
             tally[0] += r.right

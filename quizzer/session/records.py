@@ -69,9 +69,9 @@ def attempt_for(
     session: str,
 ) -> Attempt:
     """The Attempt at ``instance``: graded by ``verdict``, or, with no verdict, recorded as ``unanswered``
-    ("skipped" or "timed-out") with no answer."""
+    ("skipped" or "timed-out"), keeping ``answer`` (what was typed, if anything: a mock's unread text)."""
     if verdict is None:
-        answer, value, kind, rel_error, mistake, title = "", None, unanswered, None, None, None
+        value, kind, rel_error, mistake, title = None, unanswered, None, None, None
     else:
         value = verdict.given.value if verdict.given else None
         kind, rel_error, mistake = verdict.kind, verdict.rel_error, verdict.mistake
@@ -107,3 +107,20 @@ class CardState(Record):
     """Seconds since the epoch when the template was first studied (for the daily limit of new ones)."""
     due: float
     """Seconds since the epoch when it is next due (a copy of the card's due, for queries)."""
+
+
+class SessionMark(Record):
+    """A timed session's start and end in the history: a mock whose ``finished`` stays None was left
+    unfinished (the app crashed or was killed), and Stats says so."""
+
+    session: str
+    mode: str
+    started: float
+    """Seconds since the epoch (wall clock)."""
+    planned: int
+    """The questions it was to ask."""
+    finished: float | None = None
+
+
+#: What the store persists, one at a time.
+Item = Attempt | CardState | SessionMark

@@ -8,7 +8,10 @@ from typing import Any
 
 from quizzer.core.record import Record
 from quizzer.grading.bands import title_from_name
-from quizzer.session.records import RIGHT, Attempt
+from quizzer.session.records import RIGHT, Attempt, SessionMark
+
+#: Verdicts of questions not answered: a skip, a mock question whose time ran out.
+UNANSWERED = frozenset({"skipped", "timed-out"})
 
 SECONDS_PER_DAY = 86_400
 #: How many mistakes `Stats.mistakes` keeps.
@@ -28,6 +31,8 @@ class TopicStats(Record):
     """The median time spent on a question of this topic."""
     median_expected_seconds: float | None
     """The median of the templates' expected time (``minutes * 60``); None when no attempt recorded one."""
+    skipped: int = 0
+    """Questions skipped or left unanswered in this topic (not in ``attempts``, accuracy or times)."""
 
 
 class MistakeCount(Record):
@@ -68,6 +73,11 @@ class Stats(Record):
     first_at: float | None
     """The earliest attempt's ``at`` (None with no attempts)."""
     last_at: float | None
+    skipped: int = 0
+    """Questions skipped, or left unanswered when a mock's time ran out: practice, but not answers, so
+    they are left out of ``attempts``, the accuracy and the times (they do count for the streak)."""
+    unfinished_mocks: int = 0
+    """Mocks that started and never finished (the app crashed or was killed while one ran)."""
 
 
 def local_day(at: float, utc_offset_seconds: int = 0) -> int:
@@ -102,29 +112,38 @@ def _median(values: list[float]) -> float:
 
 
 def compute_stats(
-    attempts: Iterable[Attempt], *, now: float, utc_offset_seconds: int = 0, days: int = 14
+    attempts: Iterable[Attempt],
+    *,
+    now: float,
+    utc_offset_seconds: int = 0,
+    days: int = 14,
+    sessions: Iterable[SessionMark] = (),
 ) -> Stats:
     """Summarise attempts: overall and per-topic accuracy, median times, mistakes, recent days, streak.
 
-    Skipped and timed-out attempts count as attempts and not right. Days are local days: an attempt's
-    ``at`` plus ``utc_offset_seconds``. One pass over the attempts, then sorts of the per-topic times.
+    Skipped and timed-out attempts are not answers: they are counted in ``skipped`` (overall and per
+    topic) and left out of the attempts, the accuracy and the times; a day with only skips still counts
+    for the streak. Days are local days: an attempt's ``at`` plus ``utc_offset_seconds``. One pass over
+    the attempts, then sorts of the per-topic times.
 
     Args:
         attempts: the history, in any order.
         now: seconds since the epoch: "today" is its local day.
         utc_offset_seconds: the local offset from UTC (east positive).
         days: how many local days ``Stats.days`` covers, ending today (0 for none).
+        sessions: the history's session marks (for the mocks left unfinished).
 
     Returns:
         A Stats.
 
     >>> from quizzer.session.records import Attempt
     >>> a = Attempt("t", 1, {}, "3", 3, 3, "", "exact", 0.0, None, 30.0, 0, topic="x", minutes=1.0, at=10.0)
-    >>> s = compute_stats([a, a.replace(verdict="skipped", seconds=90.0)], now=86_400.0 + 5, days=2)
-    >>> s.attempts, s.right, s.accuracy, s.streak_days
-    (2, 1, 0.5, 1)
-    >>> s.topics[0].median_seconds, s.topics[0].median_expected_seconds
-    (60.0, 60.0)
+    >>> wrong = a.replace(verdict="wrong", seconds=50.0)
+    >>> s = compute_stats([a, wrong, a.replace(verdict="skipped", seconds=2.0)], now=86_400.0 + 5, days=2)
+    >>> s.attempts, s.right, s.accuracy, s.skipped, s.streak_days
+    (2, 1, 0.5, 1, 1)
+    >>> s.topics[0].median_seconds, s.topics[0].median_expected_seconds, s.topics[0].skipped
+    (40.0, 60.0, 1)
     >>> [(d.day, d.attempts) for d in s.days]
     [('1970-01-01', 2), ('1970-01-02', 0)]
     """
@@ -136,7 +155,15 @@ def compute_stats(
     per_topic: dict[str, list[Any]] = {}  # topic -> [attempts, right, seconds list, expected seconds list]
     mistakes: dict[str, list[Any]] = {}  # name -> [count, template ids, title]
     per_day: dict[int, list[int]] = {}  # local day -> [attempts, right]
+    skipped_total = 0
+    skipped_in: dict[str, int] = {}
+    practised: set[int] = set()  # local days with any attempt, skips included (the streak)
     for a in attempts:
+        practised.add(local_day(a.at, utc_offset_seconds))
+        if a.verdict in UNANSWERED:
+            skipped_total += 1
+            skipped_in[a.topic] = skipped_in.get(a.topic, 0) + 1
+            continue
         is_right = a.verdict in RIGHT
         total += 1
         right_total += is_right
@@ -175,6 +202,7 @@ def compute_stats(
                 r / n,
                 _median(seconds),
                 _median(expected) if expected else None,
+                skipped_in.get(name, 0),
             )
             for name, (n, r, seconds, expected) in per_topic.items()
         ),
@@ -184,8 +212,8 @@ def compute_stats(
     today = local_day(now, utc_offset_seconds)
     window = tuple(DayStats(day_text(d), *per_day.get(d, (0, 0))) for d in range(today - days + 1, today + 1))
     streak = 0
-    d = today if today in per_day else today - 1
-    while d in per_day:
+    d = today if today in practised else today - 1
+    while d in practised:
         streak += 1
         d -= 1
     return Stats(
@@ -201,6 +229,8 @@ def compute_stats(
         streak_days=streak,
         first_at=first_at,
         last_at=last_at,
+        skipped=skipped_total,
+        unfinished_mocks=sum(1 for m in sessions if m.mode == "mock" and m.finished is None),
     )
 
 

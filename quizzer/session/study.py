@@ -6,13 +6,14 @@ import random
 from collections.abc import Callable
 
 from quizzer.bank.errors import TemplateError
-from quizzer.bank.hints import Hint, hint_steps
+from quizzer.bank.hints import Hint
 from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance
 from quizzer.grading.grade import Verdict
-from quizzer.session.drill import grade_instance, read_answer
-from quizzer.session.records import RIGHT, Attempt, CardState, attempt_for
+from quizzer.session.queue import study_counts
+from quizzer.session.records import RIGHT, Attempt, CardState
 from quizzer.session.srs import RATINGS, Scheduler, due, rating_for
+from quizzer.session.turn import Turn
 
 
 class StudySession:
@@ -52,19 +53,16 @@ class StudySession:
         self._new_left = max(new_per_day - new_today, 0)
         self._clock, self._wall = clock, wall
         self._scheduler = scheduler or Scheduler()
-        self.session_id = session_id
         self._on_attempt, self._on_review = on_attempt, on_review
+        self.session_id = session_id
         self.attempts: list[Attempt] = []
         self.reviewed = 0
         """Reviews committed."""
         self.right = 0
         """Committed reviews whose answer was right."""
-        self.verdict: Verdict | None = None
         self.proposed: str | None = None
         self.rating: str | None = None
-        self.hints = 0
-        self._started = clock()
-        self.instance: Instance | None = self._draw()
+        self.turn: Turn | None = self._turn(self._draw())
 
     @property
     def cards(self) -> dict[str, CardState]:
@@ -74,8 +72,7 @@ class StudySession:
     @property
     def due_count(self) -> int:
         """Cards due now among the candidates (the current question's included until it is committed)."""
-        now = self._wall()
-        return sum(1 for t in self._candidates if t in self._cards and self._cards[t].due <= now)
+        return self.counts()[0]
 
     @property
     def new_count(self) -> int:
@@ -83,7 +80,25 @@ class StudySession:
 
         An invalid template not drawn yet is counted: templates are checked only when drawn.
         """
-        return min(self._new_left, sum(1 for t in self._new_order if t not in self._cards))
+        return self.counts()[1]
+
+    def counts(self) -> tuple[int, int]:
+        """(due now, new still allowed today): what Home and the status line show."""
+        fresh = [t for t in self._new_order if t not in self._cards]
+        return study_counts(self._cards, self._candidates, self._wall(), self._new_left, fresh)
+
+    @property
+    def instance(self) -> Instance | None:
+        """The question being studied; None when nothing is due and no new template is left today."""
+        return self.turn.instance if self.turn is not None else None
+
+    @property
+    def verdict(self) -> Verdict | None:
+        return self.turn.verdict if self.turn is not None else None
+
+    @property
+    def hints(self) -> int:
+        return self.turn.hints if self.turn is not None else 0
 
     @property
     def done(self) -> bool:
@@ -114,64 +129,51 @@ class StudySession:
                 return instance
         return None
 
+    def _turn(self, instance: Instance | None) -> Turn | None:
+        if instance is None:
+            return None
+        return Turn(
+            instance,
+            clock=self._clock,
+            wall=self._wall,
+            mode="study",
+            session_id=self.session_id,
+            on_attempt=self._recorded,
+        )
+
+    def _recorded(self, attempt: Attempt) -> None:
+        """The turn made an attempt (graded or skipped): keep it, propose its rating, hand it on."""
+        self.attempts.append(attempt)
+        minutes = self.turn.instance.minutes if self.turn is not None else 0.0
+        self.proposed = self.rating = rating_for(attempt.verdict, attempt.seconds, minutes, attempt.hints)
+        if self._on_attempt is not None:
+            self._on_attempt(attempt)
+
     def preview(self, text: str) -> str:
         """How ``text`` reads, before it is graded ('' when there is no question)."""
-        return read_answer(self.instance, text) if self.instance is not None else ""
+        return self.turn.preview(text) if self.turn is not None else ""
 
     def answer(self, text: str) -> Verdict:
         """Grade ``text``. Unreadable text grades nothing (the verdict says why); a grade is final."""
-        if self.instance is None:
+        if self.turn is None:
             raise ValueError("nothing to study now")
-        if self.verdict is not None:
-            return self.verdict
-        verdict = grade_instance(self.instance, text)
-        if verdict.kind == "unparsed" or self.proposed is not None:  # unread, or already skipped
-            return verdict
-        self.verdict = verdict
-        attempt = self._record(text, verdict)
-        self.proposed = self.rating = rating_for(
-            attempt.verdict, attempt.seconds, self.instance.minutes, attempt.hints
-        )
-        return verdict
-
-    def _record(self, text: str, verdict: Verdict | None) -> Attempt:
-        """Keep the attempt (``verdict`` None: skipped) and hand it to on_attempt."""
-        assert self.instance is not None
-        attempt = attempt_for(
-            self.instance,
-            text,
-            verdict,
-            seconds=max(self._clock() - self._started, 0.0),
-            hints=self.hints,
-            mode="study",
-            at=self._wall(),
-            session=self.session_id,
-        )
-        self.attempts.append(attempt)
-        if self._on_attempt is not None:
-            self._on_attempt(attempt)
-        return attempt
+        return self.turn.answer(text)  # a readable answer is recorded, and rated, by _recorded
 
     def hint(self) -> Hint | None:
         """Reveal the next hint (nudges, then the derivation but its answer; None when all are shown, or no
         question); each is counted."""
-        hints = hint_steps(self.instance) if self.instance is not None else ()
-        if self.hints >= len(hints):
-            return None
-        self.hints += 1
-        return hints[self.hints - 1]
+        return self.turn.hint() if self.turn is not None else None
 
     @property
     def revealed(self) -> tuple[Hint, ...]:
         """The hints revealed so far."""
-        return hint_steps(self.instance)[: self.hints] if self.instance is not None else ()
+        return self.turn.revealed if self.turn is not None else ()
 
     def skip(self) -> None:
         """Give up on the current question: a skipped attempt, rated "again" (nothing once graded)."""
-        if self.instance is None or self.done:
+        if self.turn is None or self.done:
             return
-        self._record("", None)
-        self.proposed = self.rating = "again"
+        self.turn.skip()  # rated "again" by _recorded
 
     def override(self, rating: str) -> None:
         """Replace the proposed rating with the user's (one of RATINGS), once graded or skipped."""
@@ -184,7 +186,7 @@ class StudySession:
     def finish(self) -> None:
         """Leave: commit the current question's review if it was graded or skipped, and drop the question."""
         self._commit()
-        self.instance = None
+        self.turn = None
 
     def _commit(self) -> None:
         if self.instance is None or self.rating is None:
@@ -199,7 +201,6 @@ class StudySession:
         self.right += self.attempts[-1].verdict in RIGHT
         if self._on_review is not None:
             self._on_review(state)
-        self.verdict = None
         self.proposed = self.rating = None
 
     def next(self) -> Instance | None:
@@ -210,9 +211,6 @@ class StudySession:
         if self.instance is not None:
             self.skip()
             self._commit()
-        self.instance = self._draw()
-        self.verdict = None
+        self.turn = self._turn(self._draw())
         self.proposed = self.rating = None
-        self.hints = 0
-        self._started = self._clock()
         return self.instance

@@ -50,6 +50,16 @@ MIGRATIONS: tuple[str, ...] = (
         added REAL
     );
     """,
+    # 3: when a timed session (a mock) started and finished: one never finished was left by a crash.
+    """
+    CREATE TABLE sessions (
+        session TEXT PRIMARY KEY,
+        mode TEXT,
+        started REAL,
+        planned INTEGER,
+        finished REAL
+    );
+    """,
 )
 #: The schema version this code writes.
 SCHEMA_VERSION = len(MIGRATIONS)

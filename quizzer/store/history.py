@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from quizzer.session.records import Attempt, CardState
+from quizzer.session.records import Attempt, CardState, Item, SessionMark
 from quizzer.store import db, faults, sql
 
 #: Called as ``on_notice(severity, message)``; severity is "information", "warning" or "error" (Textual's).
@@ -55,9 +55,9 @@ class HistoryStore:
         self._wall = wall
         self._file: sqlite3.Connection | None = None  # the database, when it is open
         self._memory: sqlite3.Connection | None = None  # what reads use while the file is not used
-        self._held: list[Attempt | CardState] = []  # changes the file has not got, in order
+        self._held: list[Item] = []  # changes the file has not got, in order
         #: Side files found at open while the file failed: (path, SHA-256, items); their items lead _held.
-        self._adopted: list[tuple[str, str, list[Attempt | CardState]]] = []
+        self._adopted: list[tuple[str, str, list[Item]]] = []
         self._retry = False  # whether a change may try to open the file again
         self._problem = ""  # why the file is not used, in words
         self._warning_before: str | None = None  # the warning to restore when the file works again
@@ -130,6 +130,14 @@ class HistoryStore:
     def card(self, template_id: str) -> CardState | None:
         """The card of ``template_id``, or None if it was never studied."""
         return self._read(lambda conn: sql.card(conn, template_id), None)
+
+    def mark_session(self, mark: SessionMark) -> None:
+        """Record a timed session's start (``finished`` None) or end; never raises, as ``record``."""
+        self._change(mark)
+
+    def sessions(self) -> list[SessionMark]:
+        """Every timed session's mark, by start time (one never finished was left unfinished)."""
+        return self._read(sql.sessions, [])
 
     def cards(self) -> list[CardState]:
         """Every card, by template id."""
@@ -229,7 +237,7 @@ class HistoryStore:
                 added_text = f"{_count(added)} saved in {side} {_were(added)} added to the history {gone}"
             self._announce("information", added_text)
 
-    def _side_files(self) -> list[tuple[str, str, list[Attempt | CardState]]]:
+    def _side_files(self) -> list[tuple[str, str, list[Item]]]:
         """The side files beside the database and their items, oldest first; one it cannot read is named."""
         assert self.file_path is not None
         sides = faults.side_files(self.file_path)
@@ -237,7 +245,7 @@ class HistoryStore:
             return []
         from quizzer.store import sidefile  # only now: it loads the export row format and json lines
 
-        out: list[tuple[str, str, list[Attempt | CardState]]] = []
+        out: list[tuple[str, str, list[Item]]] = []
         for side in sides:
             try:
                 out.append((side, *sidefile.read(side)))
@@ -247,7 +255,7 @@ class HistoryStore:
 
     # --- writing ------------------------------------------------------------------------------------------
 
-    def _change(self, item: Attempt | CardState) -> None:
+    def _change(self, item: Item) -> None:
         """Write ``item`` to the file; or hold it, trying the file again with everything held."""
         with self._lock:
             if self._memory is None and self._file is None:
@@ -286,7 +294,7 @@ class HistoryStore:
         except sqlite3.Error:
             pass
 
-    def _hold(self, item: Attempt | CardState) -> None:
+    def _hold(self, item: Item) -> None:
         """Keep ``item`` for the file, and in the in-memory copy that reads use."""
         self._held.append(item)
         assert self._memory is not None
@@ -313,7 +321,7 @@ class HistoryStore:
             self._problem = faults.reason(path, exc)
             return False
         self._held = []
-        adopted = self._remove_adopted()
+        removed = self._remove_adopted()
         faults.close_quietly(self._memory)
         self._memory = None
         self._read_failed = False
@@ -321,7 +329,7 @@ class HistoryStore:
             conn.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
         except sqlite3.Error:
             pass
-        held = f"{_count(written)} held {_were(written)} written{adopted}"
+        held = f"{_count(written)} held {_were(written)} written{removed}"
         self._announce("information", f"history is saved to {path} again: the {held}")
         self.warning = self._warning_before
         return True
@@ -405,15 +413,15 @@ class HistoryStore:
                 callback(severity, message)
 
 
-def _were(items: list[Attempt | CardState]) -> str:
+def _were(items: list[Item]) -> str:
     """``was`` for one item, else ``were``."""
     return "was" if len(items) == 1 else "were"
 
 
-def _count(items: list[Attempt | CardState]) -> str:
+def _count(items: list[Item]) -> str:
     """``3 attempts``, ``1 attempt and 2 study cards``, ``no attempts``."""
     n_attempts = sum(isinstance(item, Attempt) for item in items)
-    n_cards = len(items) - n_attempts
+    n_cards = sum(isinstance(item, CardState) for item in items)
     words = [f"{n_attempts} attempt{'' if n_attempts == 1 else 's'}"] if n_attempts or not n_cards else []
     if n_cards:
         words.append(f"{n_cards} study card{'' if n_cards == 1 else 's'}")

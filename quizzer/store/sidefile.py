@@ -7,7 +7,7 @@ import os
 import time
 from typing import Any
 
-from quizzer.session.records import Attempt, CardState
+from quizzer.session.records import Attempt, CardState, Item, SessionMark
 from quizzer.store.faults import SIDE_MARK, SIDE_SUFFIX
 from quizzer.store.rows import attempt_row, row_attempt
 
@@ -16,16 +16,21 @@ MAX_BYTES = 64 * 2**20
 _NUMBER = (int, float)
 
 
-def lines(items: list[Attempt | CardState]) -> list[str]:
+def lines(items: list[Item]) -> list[str]:
     """One JSON object per item: an attempt as ``quizzer export --format json`` writes it, a card as
     ``{"card": {"template_id": ..., "card_json": ..., "introduced": ..., "due": ...}}``."""
-    return [
-        json.dumps(attempt_row(item) if isinstance(item, Attempt) else {"card": item.as_dict()})
-        for item in items
-    ]
+    return [json.dumps(_line(item)) for item in items]
 
 
-def save(db_path: str, items: list[Attempt | CardState], now: float) -> tuple[str | None, list[str]]:
+def _line(item: Item) -> dict[str, Any]:
+    if isinstance(item, Attempt):
+        return attempt_row(item)
+    if isinstance(item, SessionMark):
+        return {"session": item.as_dict()}
+    return {"card": item.as_dict()}
+
+
+def save(db_path: str, items: list[Item], now: float) -> tuple[str | None, list[str]]:
     """Write ``items`` to a new side file beside the database or, failing that, in the temporary folder.
 
     Returns the file written (None if neither place took it) and, for each place that failed, what happened.
@@ -45,7 +50,7 @@ def save(db_path: str, items: list[Attempt | CardState], now: float) -> tuple[st
     return None, problems
 
 
-def read(path: str) -> tuple[str, list[Attempt | CardState]]:
+def read(path: str) -> tuple[str, list[Item]]:
     """The SHA-256 of a side file and its items; ValueError naming the line that is not one (OSError if it
     cannot be read)."""
     import hashlib  # here: only a session that finds a side file needs it
@@ -58,7 +63,7 @@ def read(path: str) -> tuple[str, list[Attempt | CardState]]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    items: list[Attempt | CardState] = []
+    items: list[Item] = []
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():
             try:
@@ -68,10 +73,15 @@ def read(path: str) -> tuple[str, list[Attempt | CardState]]:
     return hashlib.sha256(data).hexdigest(), items
 
 
-def _item(obj: Any) -> Attempt | CardState:
+def _item(obj: Any) -> Item:
     """An Attempt or a CardState from one decoded line."""
     if not isinstance(obj, dict):
         raise ValueError("not a JSON object")
+    if set(obj) == {"session"} and isinstance(obj["session"], dict):
+        mark = obj["session"]
+        if set(mark) != set(SessionMark._fields):
+            raise ValueError(f"a session needs exactly {', '.join(SessionMark._fields)}")
+        return SessionMark(**mark)
     if "card" not in obj:
         return row_attempt(obj)
     card = obj["card"]

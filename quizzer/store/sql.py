@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from quizzer.session.records import Attempt, CardState
+from quizzer.session.records import Attempt, CardState, Item, SessionMark
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 #: The attempts columns in Attempt's field order: a row builds an Attempt positionally (Record's fast path).
 _FIELDS = (
@@ -15,6 +18,11 @@ _FIELDS = (
 )
 _INSERT_ATTEMPT = f"INSERT INTO attempts ({_FIELDS}) VALUES ({', '.join('?' * 18)})"
 _SELECT_ATTEMPTS = f"SELECT {_FIELDS} FROM attempts"
+_SESSION_FIELDS = "session, mode, started, planned, finished"
+_UPSERT_SESSION = (
+    f"INSERT INTO sessions ({_SESSION_FIELDS}) VALUES (?, ?, ?, ?, ?) ON CONFLICT (session) DO UPDATE SET"
+    " finished = excluded.finished"
+)
 _HAS_SIDE_FILE = "SELECT 1 FROM side_files WHERE digest = ?"
 _ADD_SIDE_FILE = "INSERT OR IGNORE INTO side_files (digest, added) VALUES (?, ?)"
 _CARD_FIELDS = "template_id, card_json, introduced, due"
@@ -24,10 +32,14 @@ _UPSERT_CARD = (
 )
 
 
-def write(conn: sqlite3.Connection, item: Attempt | CardState) -> None:
-    """Insert an attempt, or insert or replace a card (committed at once in autocommit mode)."""
+def write(conn: sqlite3.Connection, item: Item) -> None:
+    """Insert an attempt, or insert or replace a card or a session mark (committed at once in autocommit
+    mode)."""
     if isinstance(item, CardState):
         conn.execute(_UPSERT_CARD, (item.template_id, item.card_json, item.introduced, item.due))
+        return
+    if isinstance(item, SessionMark):
+        conn.execute(_UPSERT_SESSION, (item.session, item.mode, item.started, item.planned, item.finished))
         return
     a = item
     row = (
@@ -60,18 +72,18 @@ def has_side_file(conn: sqlite3.Connection, digest: str) -> bool:
 
 def write_all(
     conn: sqlite3.Connection,
-    items: list[Attempt | CardState],
-    side_files: list[tuple[str, list[Attempt | CardState]]] = (),  # type: ignore[assignment]
+    items: list[Item],
+    side_files: Sequence[tuple[str, list[Item]]] = (),
     *,
     now: float = 0.0,
-) -> list[Attempt | CardState]:
+) -> list[Item]:
     """In one transaction (all or, on an error raised, none): each side file's items, unless its digest says
     the database has them already, and its digest; then ``items``. Returns the items written.
 
     Nothing is matched attempt by attempt: two identical attempts are two attempts, and a side file added
     twice (its removal failed) adds nothing the second time.
     """
-    written: list[Attempt | CardState] = []
+    written: list[Item] = []
     conn.execute("BEGIN IMMEDIATE")
     try:
         for digest, side_items in side_files:
@@ -92,7 +104,8 @@ def write_all(
 
 def attempts(conn: sqlite3.Connection, *, since: float | None, mode: str | None) -> list[Attempt]:
     """Attempts in the order they were recorded, ``at >= since`` and of ``mode`` when given."""
-    clauses, params = [], []
+    clauses: list[str] = []
+    params: list[float | str] = []
     if since is not None:
         clauses.append("at >= ?")
         params.append(since)
@@ -134,3 +147,10 @@ def rollback_quietly(conn: sqlite3.Connection) -> None:
             conn.execute("ROLLBACK")
     except sqlite3.Error:
         pass
+
+
+def sessions(conn: sqlite3.Connection) -> list[SessionMark]:
+    """Every session mark, by start time."""
+    return [
+        SessionMark(*row) for row in conn.execute(f"SELECT {_SESSION_FIELDS} FROM sessions ORDER BY started")
+    ]

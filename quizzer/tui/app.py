@@ -1,4 +1,4 @@
-"""QuizzerApp: holds the services (bank, history, seed, clocks) and opens Home, or a mode straight away."""
+"""QuizzerApp: the services (bank, history, settings, clocks); it builds sessions and opens screens."""
 
 from __future__ import annotations
 
@@ -10,54 +10,33 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widget import AwaitMount
+from textual.worker import Worker, WorkerState
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank, load_bank
 from quizzer.config import Settings
 from quizzer.session.drill import DrillSession
-from quizzer.tui.messages import BankLoaded
+from quizzer.session.records import Attempt, CardState
+from quizzer.tui.clock import local_midnight, utc_offset_seconds
+from quizzer.tui.messages import OpenReport, OpenScreen, StartMode
+from quizzer.tui.options import DrillOptions, MockOptions, StudyOptions
 from quizzer.tui.screens.drill import DrillScreen
+from quizzer.tui.writer import HistoryWriter
 
 if TYPE_CHECKING:
+    from quizzer.session.queue import StudyStatus
+    from quizzer.session.stats import Stats
+    from quizzer.session.study import StudySession
     from quizzer.store.history import HistoryStore
 
 # Home, Browse and Help are imported when first shown: `quizzer drill` paints its question without
 # loading their widgets (DataTable, Select, OptionList...), which is a good part of its start-up time.
 
-
 #: How long a history fault stays on screen: until it is dismissed (a click) or resolved, in practice.
 HISTORY_FAULT_SECONDS = 24 * 3600
-
-
-class DrillOptions:
-    """What `quizzer drill` asks for: filters and a seed (None: a fresh random seed)."""
-
-    def __init__(
-        self,
-        topic: str | None = None,
-        difficulty: str | None = None,
-        template_id: str | None = None,
-        seed: int | None = None,
-    ) -> None:
-        self.topic, self.difficulty, self.template_id, self.seed = topic, difficulty, template_id, seed
-
-
-class MockOptions:
-    """What `quizzer mock` asks for: how many questions, how many minutes, a topic and a seed."""
-
-    def __init__(
-        self, count: int = 8, minutes: float = 20, topic: str | None = None, seed: int | None = None
-    ) -> None:
-        self.count, self.minutes, self.topic, self.seed = count, minutes, topic, seed
-
-
-class StudyOptions:
-    """What `quizzer study` asks for: a topic, the daily limit of new templates, a seed."""
-
-    def __init__(self, topic: str | None = None, new_per_day: int = 10, seed: int | None = None) -> None:
-        self.topic, self.new_per_day, self.seed = topic, new_per_day, seed
 
 
 class QuizzerApp(App[None]):
@@ -70,6 +49,9 @@ class QuizzerApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
         Binding("f1", "help", "Help", show=False, id="help"),
     ]
+
+    bank: var[Bank | None] = var(None, init=False)
+    """The whole bank, validated in a worker: what Home, Browse and the palette list. None until then."""
 
     def __init__(
         self,
@@ -87,8 +69,7 @@ class QuizzerApp(App[None]):
     ) -> None:
         super().__init__()
         self.question_paths = question_paths
-        self.drill_options = drill
-        self.start_options: MockOptions | StudyOptions | None = mock or study
+        self._start: DrillOptions | MockOptions | StudyOptions | None = drill or mock or study
         self.clock = clock
         #: Seconds since the epoch: stamps attempts and schedules reviews (never used to time a mock).
         self.wall = wall
@@ -96,36 +77,31 @@ class QuizzerApp(App[None]):
             from quizzer.store.history import HistoryStore
 
             store = HistoryStore.memory()
-        #: Where every graded attempt is committed as it is graded.
+        #: Where every attempt and card goes (through the writer thread, in order).
         self.store: HistoryStore = store
+        self.writer = HistoryWriter(on_error=self._write_failed)
         #: The user's defaults (config.toml): the mock's size, the daily limit of new templates.
         self.settings = settings or Settings()
         #: The daily limit of new templates in a study session (Home's Study button uses it too).
         self.new_per_day = study.new_per_day if study is not None else self.settings.new_per_day
-        #: The whole bank, validated (in a worker): what Home, Browse and the palette list. None until then.
-        self.bank: Bank | None = bank
-        #: The bank drills draw from on the UI thread. It validates a template when a drill first draws it,
+        self._given_bank = bank
+        #: The bank sessions draw from on the UI thread. It validates a template when a drill first draws it,
         #: so a drill starts before the worker is done; the worker never touches it (Bank is not locked).
         self._drill_bank: Bank | None = bank
-        self._seed_source = seed_source or (lambda: int.from_bytes(__import__("os").urandom(3), "big"))
+        self._seed_source = seed_source or (lambda: int.from_bytes(os.urandom(3), "big"))
+
+    # --- start and services ---------------------------------------------------------------------------
 
     async def on_mount(self) -> None:
         for severity, message in self.store.notices:  # what opening the history found, before we listened
             self.history_notice(severity, message)
         self.store.on_notice = self.history_notice
-        options, self.drill_options = self.drill_options, None
-        start, self.start_options = self.start_options, None
-        opened = None
-        if options is not None:
-            opened = self.start_drill(options.topic, options.difficulty, options.template_id, options.seed)
-        elif isinstance(start, MockOptions):
-            opened = self.start_mock(start)
-        elif isinstance(start, StudyOptions):
-            opened = self.start_study(start)
+        start, self._start = self._start, None
+        opened = self.open_mode(start) if start is not None else None
         if opened is None:
             self.go_home()
-        if self.bank is not None:
-            self.post_message(BankLoaded(self.bank))
+        if self._given_bank is not None:
+            self.bank = self._given_bank
         elif opened is None:
             self.load_bank()
         else:
@@ -134,32 +110,49 @@ class QuizzerApp(App[None]):
             await opened
             self.call_after_refresh(self.load_bank)
 
+    def on_unmount(self) -> None:
+        self.writer.close()  # every attempt is in the store before the command closes it
+
     @work(thread=True, exclusive=True, exit_on_error=False, group="bank")
-    def load_bank(self) -> None:
-        """Parse and validate every template off the UI thread (a bank of its own: Bank is not locked).
+    def load_bank(self) -> Bank:
+        """Parse and validate every template off the UI thread (a bank of its own: Bank is not locked)."""
+        bank = load_bank(self.question_paths)
+        bank.templates()
+        return bank
 
-        A failure the loader did not turn into a named problem still ends the loading: Home shows it.
-        """
-        try:
-            bank = load_bank(self.question_paths)
-            bank.templates()
-        except Exception as exc:  # the last guard: Home must say what went wrong, never spin
-            bank = Bank()
-            bank.file_problems.append(
-                TemplateError(", ".join(self.question_paths), None, None, f"could not be loaded: {exc!r}")
+    @on(Worker.StateChanged)
+    def bank_worker(self, event: Worker.StateChanged) -> None:
+        """The bank worker's end: its bank, or, if it failed, an empty bank that names the failure."""
+        if event.worker.group != "bank":
+            return
+        if event.state == WorkerState.SUCCESS and isinstance(event.worker.result, Bank):
+            self.bank = event.worker.result
+        elif event.state == WorkerState.ERROR:
+            failed = Bank()
+            failed.file_problems.append(
+                TemplateError(
+                    ", ".join(self.question_paths), None, None, f"could not be loaded: {event.worker.error!r}"
+                )
             )
-        self.post_message(BankLoaded(bank))
+            self.bank = failed
 
-    @on(BankLoaded)
-    def bank_loaded(self, event: BankLoaded) -> None:
-        self.bank = event.bank
-        for screen in self.screen_stack:
-            screen.post_message(BankLoaded(event.bank))
+    def record(self, attempt: Attempt) -> None:
+        """Commit an attempt to the history, off the UI thread (in the order they come)."""
+        self.writer.submit(self.store.record, attempt)
+
+    def put_card(self, state: CardState) -> None:
+        """Commit a study card, off the UI thread."""
+        self.writer.submit(self.store.put_card, state)
+
+    def _write_failed(self, exc: BaseException) -> None:
+        self.call_from_thread(
+            self.notify, f"A history write failed: {exc!r}", title="History", severity="error", markup=False
+        )
 
     def history_notice(self, severity: str, message: str) -> None:
         """Say at once what happened to the history; a fault stays on screen until dismissed (thread-safe)."""
         timeout = 10 if severity == "information" else HISTORY_FAULT_SECONDS
-        self.notify(message, title="History", severity=severity, timeout=timeout, markup=False)  # type: ignore[arg-type]
+        self.notify(message, title="History", severity=severity, timeout=timeout, markup=False)  # type: ignore[arg-type]  # the store's severities are Textual's three
 
     def new_seed(self) -> int:
         return self._seed_source()
@@ -174,47 +167,100 @@ class QuizzerApp(App[None]):
             self._drill_bank = load_bank(self.question_paths)  # reads the files' ids; parses nothing yet
         return self._drill_bank
 
+    def study_status(self) -> StudyStatus:
+        """What Home says of study (reads the history: called from Home's worker)."""
+        from quizzer.session.queue import study_status
+
+        now = self.wall()
+        return study_status(
+            self.store.cards(),
+            self.questions_bank().scanned_ids(),
+            now=now,
+            midnight=local_midnight(now),
+            new_per_day=self.new_per_day,
+            attempts=self.store.count(),
+        )
+
+    def read_stats(self) -> Stats:
+        """The Stats screen's figures (reads the history: called from its worker)."""
+        from quizzer.session.stats import compute_stats
+
+        self.writer.drain()  # what was just answered is in
+        now = self.wall()
+        return compute_stats(
+            self.store.attempts(),
+            now=now,
+            utc_offset_seconds=utc_offset_seconds(now),
+            sessions=self.store.sessions(),
+        )
+
+    # --- screens --------------------------------------------------------------------------------------
+
     def go_home(self) -> None:
-        """Show Home: pop back to it, or put it first when the app opened straight into a drill."""
+        """Show Home: pop back to it, or put it under the current screen when the app opened into a mode."""
         from quizzer.tui.screens.home import HomeScreen
 
         if any(isinstance(screen, HomeScreen) for screen in self.screen_stack):
             while not isinstance(self.screen, HomeScreen):
                 self.pop_screen()
-        elif len(self.screen_stack) > 1:
-            self.switch_screen(HomeScreen())
         else:
-            self.push_screen(HomeScreen())
+            self.push_screen(HomeScreen(self.study_status))
 
-    def back(self) -> None:
-        """Leave the current screen: to the one below it, or to Home when nothing is below."""
-        if len(self.screen_stack) > 2:
-            self.pop_screen()
-        else:
+    def _left(self, _result: object = None) -> None:
+        """A mode or screen was left: Home, if nothing is below it but the blank default screen."""
+        if len(self.screen_stack) <= 1:
             self.go_home()
 
-    def start_drill(
-        self,
-        topic: str | None = None,
-        difficulty: str | None = None,
-        template_id: str | None = None,
-        seed: int | None = None,
-    ) -> AwaitMount | None:
+    def open(self, screen: Screen[None]) -> AwaitMount:
+        """Push ``screen``; when it is dismissed, Home if nothing else is below."""
+        return self.push_screen(screen, callback=self._left)
+
+    def open_mode(self, options: DrillOptions | MockOptions | StudyOptions) -> AwaitMount | None:
+        if isinstance(options, DrillOptions):
+            return self.start_drill(options)
+        if isinstance(options, MockOptions):
+            return self.start_mock(options)
+        return self.start_study(options)
+
+    @on(StartMode)
+    def start_mode(self, event: StartMode) -> None:
+        event.stop()
+        if event.mode == "drill":
+            self.start_drill(DrillOptions(event.topic, event.difficulty, event.template_id, event.seed))
+        elif event.mode == "mock":
+            settings = self.settings
+            self.start_mock(MockOptions(settings.mock_count, settings.mock_minutes, event.topic, event.seed))
+        elif event.mode == "study":
+            self.start_study(StudyOptions(event.topic, self.new_per_day, event.seed))
+
+    @on(OpenReport)
+    def open_report(self, event: OpenReport) -> None:
+        from quizzer.tui.screens.mock_report import MockReportScreen
+
+        self.open(MockReportScreen(event.report))
+
+    @on(OpenScreen)
+    def open_screen(self, event: OpenScreen) -> None:
+        event.stop()
+        {"browse": self.action_browse, "stats": self.action_stats, "help": self.action_help}[event.name]()
+
+    def start_drill(self, options: DrillOptions | None = None) -> AwaitMount | None:
         """Open a drill over the templates that match (a fresh seed unless one is given); None if none do."""
+        options = options or DrillOptions()
         try:
             session = DrillSession(
                 self.questions_bank(),
-                seed=self.new_seed() if seed is None else seed,
+                seed=self.new_seed() if options.seed is None else options.seed,
                 clock=self.clock,
-                topic=topic,
-                difficulty=difficulty,
-                template_id=template_id,
+                topic=options.topic,
+                difficulty=options.difficulty,
+                template_id=options.template_id,
                 wall=self.wall,
                 session_id=self.new_session_id("drill"),
-                on_attempt=self.store.record,
+                on_attempt=self.record,
             )
         except KeyError:
-            self.notify(f"No template has the id {template_id!r}.", severity="warning", markup=False)
+            self.notify(f"No template has the id {options.template_id!r}.", severity="warning", markup=False)
             return None
         except TemplateError as exc:
             self.notify(f"{exc}", title="This template is invalid", severity="error", markup=False)
@@ -222,7 +268,7 @@ class QuizzerApp(App[None]):
         except ValueError:
             self.notify("No template matches these filters.", severity="warning")
             return None
-        return self.push_screen(DrillScreen(session))
+        return self.open(DrillScreen(session))
 
     def start_mock(self, options: MockOptions | None = None) -> AwaitMount | None:
         """Open a timed mock interview; None (with a notice) if no template matches."""
@@ -247,28 +293,29 @@ class QuizzerApp(App[None]):
             clock=self.clock,
             wall=self.wall,
             session_id=self.new_session_id("mock"),
-            on_attempt=self.store.record,
+            on_attempt=self.record,
+            on_mark=lambda mark: self.writer.submit(self.store.mark_session, mark),
         )
-        return self.push_screen(MockScreen(exam))
+        return self.open(MockScreen(exam))
 
-    def start_study(self, options: StudyOptions | None = None) -> AwaitMount | None:
+    def start_study(self, options: StudyOptions | None = None) -> AwaitMount:
         """Open a spaced-repetition study session over the templates (a topic's, if given)."""
         from quizzer.tui.screens.study import StudyScreen
 
-        options = options or StudyOptions(new_per_day=self.new_per_day)
-        session = self.study_session(options)
-        return self.push_screen(StudyScreen(session))
+        return self.open(
+            StudyScreen(self.study_session(options or StudyOptions(new_per_day=self.new_per_day)))
+        )
 
-    def study_session(self, options: StudyOptions):  # type: ignore[no-untyped-def]
+    def study_session(self, options: StudyOptions) -> StudySession:
         """A StudySession over the history's cards (what Home counts as due and new)."""
-        from quizzer.session.srs import introduced_since
+        from quizzer.session.queue import new_left_today
         from quizzer.session.study import StudySession
 
         bank = self.questions_bank()
-        template_ids = bank.scanned_ids()
-        if options.topic is not None:
-            template_ids = [t for t in template_ids if (bank.peek(t) or {}).get("topic") == options.topic]
+        template_ids = bank.matching_ids(topic=options.topic)
+        self.writer.drain()  # the cards written so far are read back
         cards = {c.template_id: c for c in self.store.cards()}
+        limit = new_left_today(cards.values(), local_midnight(self.wall()), options.new_per_day)
         return StudySession(
             bank,
             cards,
@@ -276,17 +323,17 @@ class QuizzerApp(App[None]):
             seed=self.new_seed() if options.seed is None else options.seed,
             clock=self.clock,
             wall=self.wall,
-            new_per_day=options.new_per_day,
-            new_today=introduced_since(cards.values(), local_midnight(self.wall())),
+            new_per_day=limit,
+            new_today=0,
             session_id=self.new_session_id("study"),
-            on_attempt=self.store.record,
-            on_review=self.store.put_card,
+            on_attempt=self.record,
+            on_review=self.put_card,
         )
 
     def action_stats(self) -> None:
         from quizzer.tui.screens.stats import StatsScreen
 
-        self.push_screen(StatsScreen())
+        self.open(StatsScreen(self.read_stats))
 
     def action_help(self) -> None:
         from quizzer.tui.screens.help import HelpModal
@@ -300,27 +347,42 @@ class QuizzerApp(App[None]):
             return
         from quizzer.tui.screens.browse import BrowseScreen
 
-        self.push_screen(BrowseScreen(self.bank, self.new_seed()))
+        self.open(BrowseScreen(self.bank, self.new_seed()))
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:  # type: ignore[type-arg]
+    async def action_quit(self) -> None:
+        """Quit; a running mock asks first (confirmed, its answered questions are recorded)."""
+        confirm = getattr(self.screen, "confirm_leave", None)
+        if confirm is not None and getattr(self.screen, "running", False):
+            confirm("quit")
+            return
+        self.exit()
+
+    def action_copy_id(self) -> None:
+        instance_id = getattr(self.screen, "instance_id", None)
+        if instance_id:
+            self.copy_to_clipboard(instance_id)
+            self.notify(f"Copied {instance_id} (show it with `quizzer show {instance_id}`).", markup=False)
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield SystemCommand("Drill", "Start a drill over every template", self.start_drill)
         yield SystemCommand("Mock interview", "Timed questions, graded at the end", self.start_mock)
         yield SystemCommand("Study", "Spaced repetition: what is due, then new templates", self.start_study)
         yield SystemCommand("Stats", "Accuracy per topic, mistakes, trend and streak", self.action_stats)
         yield SystemCommand("Browse", "Browse the templates by topic and preview one", self.action_browse)
         yield SystemCommand("Help", "Keys and how answers are read", self.action_help)
+        instance_id = getattr(screen, "instance_id", None)
+        if instance_id:
+            yield SystemCommand(
+                f"Copy {instance_id}",
+                "Copy the id of this question (quizzer show ID replays it)",
+                self.action_copy_id,
+            )
         if self.bank is not None:
             for topic in sorted({t.topic for t in self.bank.templates()}):
                 yield SystemCommand(
                     f"Drill {topic}",
                     f"A drill over the {topic} templates",
-                    lambda topic=topic: self.start_drill(topic=topic),
+                    lambda topic=topic: self.start_drill(DrillOptions(topic=topic)),
                     discover=False,
                 )
         yield from super().get_system_commands(screen)
-
-
-def local_midnight(now: float) -> float:
-    """The epoch seconds of the start of the local day that holds ``now`` (the daily limit resets then)."""
-    day = time.localtime(now)
-    return time.mktime((day.tm_year, day.tm_mon, day.tm_mday, 0, 0, 0, 0, 0, -1))

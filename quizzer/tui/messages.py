@@ -1,18 +1,44 @@
-"""App-wide messages."""
+"""App-wide messages: what a screen asks the app for (a mode, a screen), so no screen imports the app."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 
-from quizzer.bank.loader import Bank
+if TYPE_CHECKING:
+    from quizzer.session.mock import MockReport
 
 
-class BankLoaded(Message, bubble=False):
-    """The question bank finished loading (in a worker thread).
+class StartMode(Message):
+    """Open a mode: "drill", "mock", "study" or "cram", with its filters (None: any) and, for a drill, one
+    template and a seed (the instance template#seed first)."""
 
-    It does not bubble: the app forwards it to each screen, and a bubbling copy would come back.
-    """
-
-    def __init__(self, bank: Bank) -> None:
+    def __init__(
+        self,
+        mode: str,
+        *,
+        topic: str | None = None,
+        difficulty: str | None = None,
+        template_id: str | None = None,
+        seed: int | None = None,
+    ) -> None:
         super().__init__()
-        self.bank = bank
+        self.mode, self.topic, self.difficulty = mode, topic, difficulty
+        self.template_id, self.seed = template_id, seed
+
+
+class OpenScreen(Message):
+    """Open a screen that is not a mode: "browse", "stats" or "help"."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+
+class OpenReport(Message):
+    """A mock has finished: show its report in its place."""
+
+    def __init__(self, report: MockReport) -> None:
+        super().__init__()
+        self.report = report

@@ -42,7 +42,8 @@ def minimal() -> None:
 
 def quizzer(argv: list[str]) -> None:
     from quizzer.paths import question_paths
-    from quizzer.tui.app import DrillOptions, QuizzerApp
+    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.options import DrillOptions
     from quizzer.tui.screens.drill import DrillScreen
 
     shown = DrillScreen.show_question

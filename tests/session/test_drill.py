@@ -8,6 +8,7 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
+from quizzer.bank.hints import hint_steps
 from quizzer.bank.loader import Bank, load_bank
 from quizzer.core.units import format_sci
 from quizzer.session.drill import DrillSession
@@ -156,7 +157,7 @@ class DrillMachine(RuleBasedStateMachine):
         super().__init__()
         self.clock = FakeClock()
         self.s = session(clock=self.clock)
-        self.model_right = self.model_answered = self.model_streak = 0
+        self.model_right = self.model_answered = self.model_streak = self.model_skipped = 0
         self.shown = 1
 
     @rule(right=st.booleans(), seconds=st.floats(0, 600))
@@ -172,11 +173,10 @@ class DrillMachine(RuleBasedStateMachine):
 
     @rule()
     def skip(self) -> None:
-        if not self.s.done:
-            self.model_answered += 1
+        if not self.s.done:  # a skip is not an answer: counted apart, and it ends the streak
+            self.model_skipped += 1
             self.model_streak = 0
-        self.s.skip()
-        self.shown += 1
+        self.s.skip()  # the question stays, to show its explanation; next moves on
 
     @rule()
     def next(self) -> None:
@@ -187,11 +187,12 @@ class DrillMachine(RuleBasedStateMachine):
     def hint(self) -> None:
         before = self.s.hints
         step = self.s.hint()
-        assert (step is None) == (before == len(self.s.instance.derivation))
+        assert (step is None) == (self.s.done or before == len(hint_steps(self.s.instance)))
 
     @invariant()
     def matches_the_model(self) -> None:
         assert self.s.answered == self.model_answered
+        assert self.s.skipped == self.model_skipped
         assert self.s.right == self.model_right
         assert self.s.streak == self.model_streak
         assert self.s.right <= self.s.answered <= self.shown

@@ -498,3 +498,27 @@ class MockMachine(RuleBasedStateMachine):
 
 MockMachine.TestCase.settings = settings(max_examples=100, stateful_step_count=30, deadline=None)
 TestMockMachine = MockMachine.TestCase
+
+
+def test_a_mock_marks_its_start_and_its_end_so_a_crash_leaves_it_unfinished() -> None:
+    from quizzer.session.records import SessionMark
+    from quizzer.session.stats import compute_stats
+
+    marks: list[SessionMark] = []
+    clock, wall = [100.0], [5000.0]
+    mock = MockExam(
+        minis(1, 2),
+        total_seconds=600,
+        clock=lambda: clock[0],
+        wall=lambda: wall[0],
+        session_id="m1",
+        on_mark=marks.append,
+    )
+    assert marks == [SessionMark("m1", "mock", 5000.0, 2)]  # in the history before any question
+    assert compute_stats([], now=wall[0], sessions=marks).unfinished_mocks == 1  # if it crashed now
+    wall[0] += 60
+    mock.finish()
+    assert marks[-1] == SessionMark("m1", "mock", 5000.0, 2, finished=5060.0)
+    mock.finish()
+    assert len(marks) == 2  # a report is made once
+    assert compute_stats([], now=wall[0], sessions=marks[-1:]).unfinished_mocks == 0

@@ -63,13 +63,13 @@ def test_empty_history() -> None:
     ]
 
 
-def test_skips_and_timeouts_count_as_attempts_not_right() -> None:
+def test_skips_and_timeouts_are_counted_apart_not_as_answers() -> None:
     s = compute_stats(
         [attempt("exact"), attempt("correct"), attempt("close"), attempt("skipped"), attempt("timed-out")],
         now=NOW,
     )
-    assert (s.attempts, s.right) == (5, 2)
-    assert s.accuracy == pytest.approx(0.4)
+    assert (s.attempts, s.right, s.skipped) == (3, 2, 2)
+    assert s.accuracy == pytest.approx(2 / 3)  # nine skips must not turn 5 of 11 into "5 of 20"
 
 
 def test_topics_accuracy_medians_and_order() -> None:
@@ -77,8 +77,9 @@ def test_topics_accuracy_medians_and_order() -> None:
         # kv: 1 of 4 right; times 30, 90, 120, 600 -> median 105; expected 2, 2, 3 min (one unknown) -> 120
         attempt("exact", topic="kv", seconds=30, minutes=2),
         attempt("wrong", topic="kv", seconds=90, minutes=2),
-        attempt("skipped", topic="kv", seconds=600, minutes=3),
+        attempt("wrong", topic="kv", seconds=600, minutes=3),
         attempt("wrong", topic="kv", seconds=120, minutes=0),
+        attempt("skipped", topic="kv", seconds=2, minutes=3),  # a skip: not in the times or the accuracy
         # flops: 1 of 2 right
         attempt("exact", topic="flops", seconds=10, minutes=1),
         attempt("wrong", topic="flops", seconds=20, minutes=1),
@@ -105,6 +106,7 @@ def test_topics_accuracy_medians_and_order() -> None:
     assert kv.accuracy == 0.25
     assert kv.median_seconds == 105.0
     assert kv.median_expected_seconds == 120.0
+    assert kv.skipped == 1
     assert s.topics[2].median_expected_seconds == 30.0
     assert s.topics[3].median_seconds == 15.0
 
@@ -228,6 +230,7 @@ def test_stats_json_is_plain_data() -> None:
             "accuracy": 0.0,
             "median_seconds": 60.0,
             "median_expected_seconds": 60.0,
+            "skipped": 0,
         }
     ]
     assert data["mistakes"] == [{"name": "m", "count": 1, "template_ids": ["t1"], "title": "M"}]
@@ -237,7 +240,7 @@ def test_stats_json_is_plain_data() -> None:
     ]
 
 
-def test_ten_thousand_attempts_are_fast() -> None:
+def test_ten_thousand_attempts_are_all_counted() -> None:
     history = [
         attempt(
             VERDICTS[i % len(VERDICTS)],
@@ -250,13 +253,9 @@ def test_ten_thousand_attempts_are_fast() -> None:
         )
         for i in range(10_000)
     ]
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        s = compute_stats(history, now=NOW, days=30)
-        best = min(best, time.perf_counter() - start)
-    assert s.attempts == 10_000
-    assert best < 0.1
+    s = compute_stats(history, now=NOW, days=30)  # its speed is a `make bench` row, not a timed test
+    unanswered = sum(VERDICTS[i % len(VERDICTS)] in ("skipped", "timed-out") for i in range(10_000))
+    assert (s.attempts, s.skipped) == (10_000 - unanswered, unanswered)
 
 
 attempts_strategy = st.lists(
@@ -282,7 +281,8 @@ attempts_strategy = st.lists(
 )
 def test_counts_are_consistent(history: list[Attempt], offset: int, days: int) -> None:
     s = compute_stats(history, now=NOW, utc_offset_seconds=offset, days=days)
-    assert s.attempts == len(history)
+    answers = [a for a in history if a.verdict not in ("skipped", "timed-out")]
+    assert (s.attempts, s.skipped) == (len(answers), len(history) - len(answers))
     assert 0 <= s.right <= s.attempts
     assert 0.0 <= s.accuracy <= 1.0
     assert sum(t.attempts for t in s.topics) == s.attempts
@@ -290,7 +290,7 @@ def test_counts_are_consistent(history: list[Attempt], offset: int, days: int) -
     assert all(0.0 <= t.accuracy <= 1.0 and t.right <= t.attempts for t in s.topics)
     assert len(s.days) == days
     today = int((NOW + offset) // DAY)
-    in_window = [a for a in history if today - days < (a.at + offset) // DAY <= today]
+    in_window = [a for a in answers if today - days < (a.at + offset) // DAY <= today]
     assert sum(d.attempts for d in s.days) == len(in_window)
     assert sum(d.right for d in s.days) == sum(a.right for a in in_window)
     assert [d.day for d in s.days] == sorted(d.day for d in s.days)
@@ -301,6 +301,6 @@ def test_counts_are_consistent(history: list[Attempt], offset: int, days: int) -
     assert start - s.streak_days not in active
     counts = [m.count for m in s.mistakes]
     assert counts == sorted(counts, reverse=True)
-    assert sum(counts) <= sum(a.mistake is not None for a in history)
+    assert sum(counts) <= sum(a.mistake is not None for a in answers)
     accuracies = [t.accuracy for t in s.topics]
     assert accuracies == sorted(accuracies)

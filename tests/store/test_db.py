@@ -32,6 +32,8 @@ ATTEMPTS_V1 = {
 }
 #: Migration 2 adds the matched mistake's human title.
 ATTEMPTS_V2 = {**ATTEMPTS_V1, "mistake_title": "TEXT"}
+#: Migration 3 adds the sessions table (a mock that never finished is seen in Stats).
+SESSIONS_V3 = {"session": "TEXT", "mode": "TEXT", "started": "REAL", "planned": "INTEGER", "finished": "REAL"}
 CARDS_V1 = {"template_id": "TEXT", "card_json": "TEXT", "introduced": "REAL", "due": "REAL"}
 
 
@@ -52,6 +54,7 @@ def test_a_new_database_has_the_current_schema_in_wal_mode(tmp_path: Path) -> No
     conn = db.connect(str(tmp_path / "h.db"))
     assert conn.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION == len(db.MIGRATIONS) >= 1
     assert columns(conn, "attempts") == ATTEMPTS_V2
+    assert columns(conn, "sessions") == SESSIONS_V3
     assert columns(conn, "cards") == CARDS_V1
     assert primary_key(conn, "attempts") == ["id"]
     assert primary_key(conn, "cards") == ["template_id"]
@@ -192,7 +195,7 @@ def test_a_version_1_history_gains_the_mistake_title_and_keeps_its_attempts(tmp_
     store.record(old.replace(mistake_title="Head left out", at=2.0))
     store.close()
     again = sqlite3.connect(path)
-    assert again.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert again.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION == 3
     assert again.execute("SELECT mistake_title FROM attempts ORDER BY id").fetchall() == [
         (None,),
         ("Head left out",),

@@ -390,3 +390,29 @@ def test_the_file_is_written_in_wal_mode_and_each_record_is_committed(path: Path
     assert reader.execute("SELECT count(*) FROM attempts").fetchone()[0] == 1
     reader.close()
     store.close()
+
+
+def test_session_marks_are_kept_and_a_finish_replaces_the_start(tmp_path: Path) -> None:
+    from quizzer.session.records import SessionMark
+
+    path = tmp_path / "h.db"
+    store = HistoryStore.open(path)
+    store.mark_session(SessionMark("m1", "mock", 10.0, 8))
+    store.mark_session(SessionMark("m2", "mock", 20.0, 4))
+    store.mark_session(SessionMark("m1", "mock", 10.0, 8, finished=99.0))
+    store.close()
+    again = HistoryStore.open(path)
+    assert again.sessions() == [SessionMark("m1", "mock", 10.0, 8, 99.0), SessionMark("m2", "mock", 20.0, 4)]
+    again.close()
+
+
+def test_a_session_mark_survives_a_side_file(tmp_path: Path) -> None:
+    from quizzer.session.records import CardState, SessionMark
+    from quizzer.store import sidefile
+
+    items = [SessionMark("m1", "mock", 10.0, 8), CardState("t", "{}", 1.0, 2.0)]
+    saved, problems = sidefile.save(str(tmp_path / "h.db"), list(items), 0.0)
+    assert saved is not None
+    assert problems == []
+    _, read = sidefile.read(saved)
+    assert read == items

@@ -57,5 +57,9 @@ def make_app(
     )
 
 
-def drill_app(template_id: str = "embedding-table-params", clock: FakeClock | None = None) -> QuizzerApp:
-    return make_app(drill=DrillOptions(template_id=template_id, seed=SEED), clock=clock)
+def drill_app(
+    template_id: str = "embedding-table-params",
+    clock: FakeClock | None = None,
+    store: HistoryStore | None = None,
+) -> QuizzerApp:
+    return make_app(drill=DrillOptions(template_id=template_id, seed=SEED), clock=clock, store=store)

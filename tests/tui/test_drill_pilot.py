@@ -11,6 +11,7 @@ from quizzer.tui.screens.browse import BrowseScreen
 from quizzer.tui.screens.drill import DrillScreen
 from quizzer.tui.screens.help import HelpModal
 from quizzer.tui.screens.home import HomeScreen
+from quizzer.tui.widgets.answer_input import AnswerInput
 from quizzer.tui.widgets.cached import CachedRenderable
 
 SIZE = (100, 32)
@@ -43,13 +44,13 @@ async def test_a_whole_drill() -> None:
         assert isinstance(screen, DrillScreen)
         session = screen.session
         first = session.instance
-        assert "vocab_size" in text_of(app, "#prompt")
-        assert f"{first.variables['vocab_size']:,}" in text_of(app, "#prompt")
-        assert app.focused is screen.query_one("#answer-input", Input)
+        assert "vocab_size" in text_of(app, ".question-prompt")
+        assert f"{first.variables['vocab_size']:,}" in text_of(app, ".question-prompt")
+        assert app.focused is screen.query_one(AnswerInput)
 
         await pilot.press(*str(first.value))
         await pilot.pause()
-        assert text_of(app, "#reading").startswith("= ")
+        assert text_of(app, ".reading").startswith("= ")
         clock.now += 20
         await pilot.press("enter")
         await pilot.pause()
@@ -57,24 +58,24 @@ async def test_a_whole_drill() -> None:
         assert session.answered == 1
         assert session.attempts[0].verdict == "exact"
         assert session.attempts[0].seconds == 20
-        assert "Exact" in text_of(app, "#verdict")
-        assert screen.query_one("#verdict").has_class("is-exact")
-        assert screen.query_one("#feedback").display
-        teaching = text_of(app, "#teaching")
+        assert "Exact" in text_of(app, ".verdict")
+        assert screen.query_one(".verdict").has_class("is-exact")
+        assert screen.query_one(".feedback").display
+        teaching = text_of(app, ".teaching")
         assert "| Step | Formula |" in teaching  # the derivation table
         assert "TL;DR" in teaching
-        assert "1/1 right" in str(screen.query_one("#score", Static).render())
+        assert "1/1 right" in str(screen.query_one(".question-side", Static).render())
         await pilot.pause()
-        body, feedback = screen.query_one("#drill-body"), screen.query_one("#feedback")
+        body, feedback = screen.query_one(".question-body"), screen.query_one(".feedback")
         assert body.scroll_y > 0  # the explanation is scrolled to the top of the body
         assert feedback.region.y == body.content_region.y
 
         await pilot.press("n")
         await pilot.pause()
         assert session.instance is not first
-        assert not screen.query_one("#feedback").display
-        assert app.focused is screen.query_one("#answer-input", Input)
-        assert screen.query_one("#answer-input", Input).value == ""
+        assert not screen.query_one(".feedback").display
+        assert app.focused is screen.query_one(AnswerInput)
+        assert screen.query_one(AnswerInput).value == ""
 
 
 async def test_a_known_mistake_shows_its_feedback() -> None:
@@ -83,7 +84,7 @@ async def test_a_known_mistake_shows_its_feedback() -> None:
         await pilot.pause()
         session = app.screen.session  # type: ignore[attr-defined]
         await type_answer(pilot, str(2 * session.instance.value))
-        verdict = text_of(app, "#verdict")
+        verdict = text_of(app, ".verdict")
         assert "Wrong" in verdict
         assert "counted a second vocab_size × d_model matrix" in verdict
         assert session.attempts[-1].mistake == "head-counted-in-the-table"
@@ -96,13 +97,13 @@ async def test_an_unreadable_answer_says_why_and_grades_nothing() -> None:
         session = app.screen.session  # type: ignore[attr-defined]
         await pilot.press(*"lots")
         await pilot.pause()
-        assert text_of(app, "#reading").startswith("✗ could not read")
+        assert text_of(app, ".reading").startswith("✗ could not read")
         await pilot.press("enter")
         await pilot.pause()
         assert session.answered == 0
-        assert app.screen.query_one("#verdict").has_class("is-unparsed")
-        assert not app.screen.query_one("#feedback").display
-        assert not app.screen.query_one("#answer-input", Input).disabled
+        assert app.screen.query_one(".verdict").has_class("is-unparsed")
+        assert not app.screen.query_one(".feedback").display
+        assert not app.screen.query_one(AnswerInput).disabled
 
 
 async def test_hint_skip_repeat_and_back() -> None:
@@ -114,14 +115,21 @@ async def test_hint_skip_repeat_and_back() -> None:
         await pilot.press("escape", "h")
         await pilot.pause()
         assert session.hints == 1
-        assert "Hint 1" in text_of(app, "#hints")
+        assert "Hint 1" in text_of(app, ".hints")
         await pilot.press("1")  # a digit jumps back into the answer box
         await pilot.pause()
-        assert screen.query_one("#answer-input", Input).value == "1"
+        assert screen.query_one(AnswerInput).value == "1"
         await pilot.press("escape", "s")
         await pilot.pause()
         assert session.attempts[-1].verdict == "skipped"
         assert session.attempts[-1].hints == 1
+        # a skip shows the worked explanation, as a wrong answer does, and the keys still work
+        assert app.screen.query_one(".feedback").display
+        assert "Skipped" in text_of(app, ".verdict")
+        assert not screen.query_one(AnswerInput).has_focus
+        await pilot.press("n")
+        await pilot.pause()
+        assert screen.query_one(AnswerInput).value == ""  # "n" moved on; it was not typed as an answer
         await type_answer(pilot, str(session.instance.value))
         await pilot.press("r")
         await pilot.pause()
@@ -196,7 +204,7 @@ async def test_browse_search_preview_and_drill() -> None:
 async def test_drill_opens_before_the_bank_is_validated_and_leaves_to_home() -> None:
     from snapshot_app import PACK, SEED
 
-    from quizzer.tui.app import DrillOptions
+    from quizzer.tui.options import DrillOptions
 
     app = QuizzerApp([str(PACK)], drill=DrillOptions(topic="embeddings", seed=SEED), clock=FakeClock())
     async with app.run_test(size=SIZE) as pilot:
@@ -218,7 +226,7 @@ async def test_drill_opens_before_the_bank_is_validated_and_leaves_to_home() -> 
 async def test_a_drill_nothing_matches_opens_home_with_a_notice() -> None:
     from snapshot_app import PACK
 
-    from quizzer.tui.app import DrillOptions
+    from quizzer.tui.options import DrillOptions
 
     app = QuizzerApp([str(PACK)], drill=DrillOptions(topic="no-such-topic", seed=1), clock=FakeClock())
     async with app.run_test(size=SIZE) as pilot:

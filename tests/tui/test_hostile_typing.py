@@ -7,7 +7,7 @@ from snapshot_app import drill_app, make_app
 from textual import events
 from textual.widgets import Input, Static
 
-from quizzer.tui.app import MockOptions, StudyOptions
+from quizzer.tui.options import MockOptions, StudyOptions
 
 #: What the reliability run typed: markup openers and closers, a Kelvin sign, control characters, emoji,
 #: combining marks, backslashes and a long paste.

@@ -12,7 +12,7 @@ import pytest
 from snapshot_app import drill_app, make_app
 from textual import events
 
-from quizzer.tui.app import MockOptions, StudyOptions
+from quizzer.tui.options import MockOptions, StudyOptions
 from quizzer.tui.screens.help import HelpModal
 
 #: Every key a user might hit, except the ones that quit (ctrl+q, and ctrl+p, whose palette offers Quit).

@@ -9,7 +9,7 @@ from textual.widgets import Input
 
 from quizzer.session.records import Attempt
 from quizzer.store.history import HistoryStore
-from quizzer.tui.app import MockOptions, StudyOptions
+from quizzer.tui.options import MockOptions, StudyOptions
 
 SIZE = (100, 32)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -16,11 +16,9 @@ from quizzer.bank.loader import Bank
 from quizzer.bank.render import generate
 from quizzer.bank.schema import Template
 from quizzer.core.errors import QuizzerError
-from quizzer.tui.screens.drill import question_markdown
+from quizzer.tui.messages import StartMode
 from quizzer.tui.widgets.lines import line, md_escape, meta_line
-
-if TYPE_CHECKING:
-    from quizzer.tui.app import QuizzerApp
+from quizzer.tui.widgets.teaching import question_markdown
 
 
 def matches(template: Template, query: str) -> bool:
@@ -63,10 +61,6 @@ class BrowseScreen(Screen[None]):
                 with VerticalScroll(id="preview-body"):
                     yield Markdown(id="preview")
         yield Footer()
-
-    @property
-    def quizzer(self) -> QuizzerApp:
-        return self.app  # type: ignore[return-value]
 
     def on_mount(self) -> None:
         self.fill("")
@@ -131,8 +125,9 @@ class BrowseScreen(Screen[None]):
         )
 
     def action_drill(self) -> None:
+        """Drill the previewed instance: template#seed first, as shown."""
         if self.selected is not None:
-            self.quizzer.start_drill(template_id=self.selected.id, seed=self.seed)
+            self.post_message(StartMode("drill", template_id=self.selected.id, seed=self.seed))
 
     def action_search(self) -> None:
         self.query_one("#browse-query", Input).focus()
@@ -141,4 +136,4 @@ class BrowseScreen(Screen[None]):
         if self.query_one("#browse-query", Input).has_focus:
             self.query_one("#templates", OptionList).focus()
         else:
-            self.quizzer.back()
+            self.dismiss()

@@ -1,7 +1,8 @@
-"""HelpModal: the keys, and how answers are read."""
+"""HelpModal: every screen's keys, generated from their bindings, and how answers are read."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -10,38 +11,41 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
-HELP = """
-## Keys
+from quizzer.tui.widgets.lines import md_escape
 
-| where | key | does |
-|---|---|---|
-| everywhere | `ctrl+p` | command palette: drill, mock, study, stats, browse, drill one topic, theme |
-| everywhere | `f1` / `?` | this help · `ctrl+q` quits |
-| home | `d` `m` `s` `b` `t` | drill (with the filters) / mock / study / browse / stats |
-| drill | `enter` | grade the answer |
-| drill | `escape` | leave the answer box, so single keys work |
-| drill | `n` / `r` / `s` | next question / the same one again / skip |
-| drill | `h` | hint: the next step of the derivation (counted) |
-| drill | `/` or a digit | back into the answer box |
-| drill, browse | `q` / `escape` | back |
-| browse | `/` search · `d` or `enter` drill the template · `tab` to the seed |
-| mock | `enter` | save the answer (read, not graded) and go to the next unanswered question |
-| mock | `↑` / `↓` | the previous / next question (answers can be changed until you submit) |
-| mock | `ctrl+s` / `escape` | submit (twice if some are unanswered); the report follows |
-| study | `enter` · `h` · `s` | grade · hint · skip (rated *again*) |
-| study | `1` `2` `3` `4` | change the proposed rating: again / hard / good / easy |
-| study | `n` · `q` | commit the rating and go on · leave (a graded review is committed) |
-
+ANSWERS = """
 ## Answers
 
 Write them as you would say them: `16,384,000`, `16.4M`, `1.6384e7`, `1.6×10^7`, `2^24`,
 `16.384 million`, `~15.6 GiB`, `3e23 FLOPs`, `312 TFLOP/s`, `2.1 ms`, `44 days`, `40%`, `32000*512`.
 For bytes, `B` is bytes and GB/GiB are 10⁹/2³⁰; for counts, `B` is a billion. The line above the box
 shows how your answer is read before you press enter. A number with no unit means the question's unit.
+Typing a digit outside the box jumps back into it.
 
-Verdicts: **exact**, **correct** (inside the tolerance), **close**, **wrong**; a wrong answer that
-matches a known slip says which one.
+Verdicts: **exact**, **correct** (inside the band the question states), **imprecise** (right to the
+figures you typed, but the question needs more), **close**, **wrong**; a wrong answer that matches a
+known slip says which one. Hints give nudges first, then the derivation, never the final answer.
 """
+
+#: Keys that belong to the app, not to a screen's bindings.
+APP_KEYS = (
+    ("ctrl+p", "command palette: modes, drill one topic, copy the instance id, theme"),
+    ("f1 / ?", "this help"),
+    ("ctrl+q", "quit (a running mock asks first)"),
+)
+
+
+def key_table(screens: Sequence[tuple[str, Sequence[BindingType]]], key_display: Callable[[str], str]) -> str:
+    """The Markdown table of every screen's keys, one row per binding that has a description."""
+    rows = ["| where | key | does |", "|---|---|---|"]
+    rows += [f"| everywhere | `{key}` | {md_escape(does)} |" for key, does in APP_KEYS]
+    for where, bindings in screens:
+        for binding in bindings:
+            if not isinstance(binding, Binding) or not binding.description:
+                continue
+            keys = " / ".join(key_display(k.strip()) for k in binding.key.split(","))
+            rows.append(f"| {where} | `{keys}` | {md_escape(binding.description)} |")
+    return "\n".join(rows)
 
 
 class HelpModal(ModalScreen[None]):
@@ -55,8 +59,27 @@ class HelpModal(ModalScreen[None]):
     ]
 
     def compose(self) -> ComposeResult:
+        from quizzer.tui.screens.browse import BrowseScreen
+        from quizzer.tui.screens.drill import DrillScreen
+        from quizzer.tui.screens.home import HomeScreen
+        from quizzer.tui.screens.mock import MockScreen
+        from quizzer.tui.screens.mock_report import MockReportScreen
+        from quizzer.tui.screens.stats import StatsScreen
+        from quizzer.tui.screens.study import StudyScreen
+
+        screens = [
+            ("home", HomeScreen.BINDINGS),
+            ("drill", DrillScreen.BINDINGS),
+            ("study", StudyScreen.BINDINGS),
+            ("mock", MockScreen.BINDINGS),
+            ("mock report", MockReportScreen.BINDINGS),
+            ("browse", BrowseScreen.BINDINGS),
+            ("stats", StatsScreen.BINDINGS),
+        ]
+        shown = lambda key: self.app.get_key_display(Binding(key, ""))  # noqa: E731
+        text = "## Keys\n\n" + key_table(screens, shown) + "\n" + ANSWERS
         with VerticalScroll(id="help"):
-            yield Markdown(HELP, id="help-text")
+            yield Markdown(text, id="help-text")
 
     def action_close(self) -> None:
         self.dismiss()

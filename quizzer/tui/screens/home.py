@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable
+from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -14,12 +15,11 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, LoadingIndicator, Select, Static
 
 from quizzer.bank.errors import TemplateError
+from quizzer.bank.loader import Bank
 from quizzer.bank.schema import DIFFICULTIES
-from quizzer.tui.messages import BankLoaded
+from quizzer.session.queue import StudyStatus
+from quizzer.tui.messages import OpenScreen, StartMode
 from quizzer.tui.widgets.lines import line, plain
-
-if TYPE_CHECKING:
-    from quizzer.tui.app import QuizzerApp
 
 INTRO = "Sizing questions as interviews ask them. Pick a mode: topic filters all modes, difficulty Drill."
 
@@ -58,9 +58,10 @@ class HomeScreen(Screen[None]):
             yield DataTable(id="topic-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
-    @property
-    def quizzer(self) -> QuizzerApp:
-        return self.app  # type: ignore[return-value]
+    def __init__(self, status: Callable[[], StudyStatus]) -> None:
+        super().__init__()
+        #: Reads what a study session would ask now (the history: called in a worker thread).
+        self.status = status
 
     #: The bank the topic table shows.
     _shown_bank: object = None
@@ -69,36 +70,27 @@ class HomeScreen(Screen[None]):
         self.query_one("#topic-table", DataTable).display = False
         self.query_one("#bank-problems", Static).display = False
         self.show_due()
-        if self.quizzer.bank is not None:
-            self.show_bank(self.quizzer.bank)
+        self.watch(self.app, "bank", self.show_bank)  # the app's bank, once its worker has validated it
 
     def on_screen_resume(self) -> None:
         self.show_due()  # a study session or a mock may have changed them
 
+    @work(thread=True, exclusive=True, exit_on_error=False, group="store")
     def show_due(self) -> None:
-        """What a study session would ask now, and the size of the history."""
-        app = self.quizzer
-        ids = set(app.questions_bank().scanned_ids())
-        cards = [c for c in app.store.cards() if c.template_id in ids]
-        now = app.wall()
-        due = sum(c.due <= now for c in cards)
-        from quizzer.tui.app import local_midnight
-
-        midnight = local_midnight(now)  # (counted here: quizzer.session.srs would import fsrs, ~30 ms)
-        left_today = max(app.new_per_day - sum(c.introduced >= midnight for c in cards), 0)
-        new = min(left_today, len(ids) - len(cards))
-        attempts = app.store.count()
-        self.query_one("#study-due", Static).update(
-            f"Study: [b]{due}[/b] due · [b]{new}[/b] new left today (limit {app.new_per_day})"
-            f" · history: {attempts} attempt{'s' if attempts != 1 else ''}"
+        """What a study session would ask now, and the size of the history (read off the UI thread)."""
+        status = self.status()
+        text = line(
+            "Study: ",
+            (str(status.due), "bold"),
+            " due · ",
+            (str(status.new_left), "bold"),
+            f" new left today (limit {status.new_per_day})",
+            f" · history: {status.attempts} attempt{'s' if status.attempts != 1 else ''}",
         )
+        self.app.call_from_thread(self.query_one("#study-due", Static).update, text)
 
-    @on(BankLoaded)
-    def bank_loaded(self, event: BankLoaded) -> None:
-        self.show_bank(event.bank)
-
-    def show_bank(self, bank) -> None:  # type: ignore[no-untyped-def]
-        if bank is self._shown_bank:
+    def show_bank(self, bank: Bank | None) -> None:
+        if bank is None or bank is self._shown_bank:
             return  # already shown (Home mounted after the bank loaded, then the message came too)
         self._shown_bank = bank
         templates = bank.templates()
@@ -145,32 +137,35 @@ class HomeScreen(Screen[None]):
 
     @on(Button.Pressed, "#start-drill")
     def action_drill(self) -> None:
-        self.quizzer.start_drill(self._filter("#topic-filter"), self._filter("#difficulty-filter"))
+        self.post_message(
+            StartMode(
+                "drill", topic=self._filter("#topic-filter"), difficulty=self._filter("#difficulty-filter")
+            )
+        )
 
     @on(Button.Pressed, "#start-mock")
     def action_mock(self) -> None:
-        from quizzer.tui.app import MockOptions
-
-        settings = self.quizzer.settings
-        self.quizzer.start_mock(
-            MockOptions(settings.mock_count, settings.mock_minutes, self._filter("#topic-filter"))
-        )
+        self.post_message(StartMode("mock", topic=self._filter("#topic-filter")))
 
     @on(Button.Pressed, "#start-study")
     def action_study(self) -> None:
-        from quizzer.tui.app import StudyOptions
-
-        self.quizzer.start_study(StudyOptions(self._filter("#topic-filter"), self.quizzer.new_per_day))
+        self.post_message(StartMode("study", topic=self._filter("#topic-filter")))
 
     @on(Button.Pressed, "#start-browse")
     def action_browse(self) -> None:
-        self.quizzer.action_browse()
+        self.post_message(OpenScreen("browse"))
 
     @on(Button.Pressed, "#start-stats")
     def action_stats(self) -> None:
-        self.quizzer.action_stats()
+        self.post_message(OpenScreen("stats"))
 
     @on(DataTable.RowSelected, "#topic-table")
     def drill_topic(self, event: DataTable.RowSelected) -> None:
         topic = event.row_key.value
-        self.quizzer.start_drill(None if topic == "all" else topic, self._filter("#difficulty-filter"))
+        self.post_message(
+            StartMode(
+                "drill",
+                topic=None if topic == "all" else topic,
+                difficulty=self._filter("#difficulty-filter"),
+            )
+        )

@@ -7,24 +7,18 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Markdown, Static
+from textual.widgets import Footer, Header
 
-from quizzer.session.drill import read_answer
 from quizzer.session.mock import MockExam
-from quizzer.tui.screens.drill import question_markdown
+from quizzer.tui.clock import clock_text
+from quizzer.tui.messages import OpenReport
+from quizzer.tui.screens.confirm import ConfirmModal
 from quizzer.tui.widgets.answer_input import AnswerInput
-from quizzer.tui.widgets.lines import dim, line, md_escape, plain
+from quizzer.tui.widgets.lines import dim, instance_label, line, plain
+from quizzer.tui.widgets.question_panel import QuestionPanel
 
 MOCK_HINT = dim("enter saves and moves on · ↑↓ other questions · ctrl+s submits · no feedback until the end")
-
-
-def clock_text(seconds: float) -> str:
-    """Seconds as m:ss (h:mm:ss from an hour)."""
-    whole = max(int(seconds), 0)
-    hours, rest = divmod(whole, 3600)
-    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
 class MockScreen(Screen[None]):
@@ -43,52 +37,47 @@ class MockScreen(Screen[None]):
         #: A first ctrl+s with questions unanswered only warns; the second submits.
         self._confirming = False
 
+    @property
+    def instance_id(self) -> str:
+        return self.exam.instances[self.exam.current].id
+
+    @property
+    def running(self) -> bool:
+        """The clock runs: leaving now needs a confirmation (the answered questions are recorded)."""
+        return not self.exam.finished
+
+    @property
+    def panel(self) -> QuestionPanel:
+        return self.query_one(QuestionPanel)
+
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(classes="status-bar"):
-            yield Static(id="mock-position", classes="status-main")
-            yield Static(id="mock-clock", classes="status-side")
-        yield Static(id="mock-strip", classes="mock-strip")
-        with VerticalScroll(id="mock-body", classes="screen-body"):
-            yield Markdown(id="mock-prompt")
-        with Vertical(classes="answer-bar"):
-            yield Static(MOCK_HINT, id="mock-reading", classes="reading")
-            yield AnswerInput(placeholder="your answer (you can change it until you submit)", id="mock-input")
+        yield QuestionPanel(
+            id="mock",
+            grades=False,
+            hint=MOCK_HINT,
+            placeholder="your answer (you can change it until you submit)",
+        )
         yield Footer()
 
     def on_mount(self) -> None:
         self.show_question()
         self.set_interval(0.25, self.tick)
 
-    # --- display ---------------------------------------------------------------------------------------
-
     def show_question(self) -> None:
         exam = self.exam
-        instance = exam.instances[exam.current]
-        self.query_one("#mock-prompt", Markdown).update(
-            f"**{md_escape(instance.title)}** · {instance.topic} · ~{instance.minutes:g} min\n\n"
-            + question_markdown(instance)
-        )
-        answer = self.query_one("#mock-input", Input)
-        answer.value = exam.answers[exam.current]
-        answer.focus()
-        self.query_one("#mock-body", VerticalScroll).scroll_home(animate=False)
+        self.panel.show(None, exam.instances[exam.current], text=exam.answers[exam.current])
         self.update_status()
 
     def update_status(self) -> None:
         exam = self.exam
         instance = exam.instances[exam.current]
-        self.query_one("#mock-position", Static).update(
-            line(
-                ("Mock", "bold"),
-                f" · question {exam.current + 1} of {exam.total} · {exam.answered()} answered",
-            )
-        )
         remaining = exam.remaining()
-        self.query_one("#mock-clock", Static).update(
+        self.panel.set_side(
             line(
-                f"this one {clock_text(exam.seconds_on(exam.current))}",
-                f" / ~{clock_text(instance.minutes * 60)}  ·  ",
+                (instance_label(instance.id, self.size.width), "dim"),
+                f"  {exam.current + 1}/{exam.total} · {exam.answered()} answered · this one "
+                f"{clock_text(exam.seconds_on(exam.current))} / ~{clock_text(instance.minutes * 60)}  ·  ",
                 (clock_text(remaining), "bold $warning" if remaining < 60 else "bold"),
                 " left",
             )
@@ -97,37 +86,34 @@ class MockScreen(Screen[None]):
         for i, text in enumerate(exam.answers):
             mark = f" {i + 1}{'●' if text else '○'} "
             marks.append((mark, "reverse") if i == exam.current else mark)
-        self.query_one("#mock-strip", Static).update(line(*marks))
+        self.panel.set_strip(line(*marks))
 
     def tick(self) -> None:
         if self.exam.finished:
             return
+        self.exam.draft(self.panel.answer_box.value)  # what is typed is kept if the time runs out now
         if self.exam.tick():
             self.show_report()
             return
         self.update_status()
 
     def show_report(self) -> None:
-        from quizzer.tui.screens.mock_report import MockReportScreen
-
         report = self.exam.finish()
         self.app.clear_notifications()  # "Submit?" is answered
-        self.app.switch_screen(MockReportScreen(report))
+        self.app.post_message(OpenReport(report))  # the report takes the mock's place
+        self.dismiss()
 
     # --- input -----------------------------------------------------------------------------------------
 
-    @on(Input.Changed, "#mock-input")
-    def read_as_typed(self, event: Input.Changed) -> None:
-        instance = self.exam.instances[self.exam.current]
-        reading = read_answer(instance, event.value)
-        self.query_one("#mock-reading", Static).update(plain(reading) if reading else MOCK_HINT)
+    @on(AnswerInput.Changed)
+    def keep_draft(self, event: AnswerInput.Changed) -> None:
+        self.exam.draft(event.value)
 
-    @on(Input.Submitted, "#mock-input")
-    def save_answer(self, event: Input.Submitted) -> None:
-        event.stop()
-        problem = self.exam.answer(event.value.strip())
+    @on(QuestionPanel.Submitted)
+    def save_answer(self, event: QuestionPanel.Submitted) -> None:
+        problem = self.exam.answer(event.text.strip())
         if problem is not None:
-            self.query_one("#mock-reading", Static).update(plain(f"✗ {problem}"))
+            self.panel.set_reading(plain(f"✗ {problem}"))
             return
         self._confirming = False
         unanswered = [i for i, text in enumerate(self.exam.answers) if not text]
@@ -140,22 +126,44 @@ class MockScreen(Screen[None]):
             self.notify("Every question has an answer: ctrl+s submits.", title="All answered")
 
     def action_move(self, step: int) -> None:
-        self.exam.answer(
-            self.query_one("#mock-input", Input).value.strip()
-        )  # keep what was typed, if readable
+        self.exam.answer(self.panel.answer_box.value.strip())  # keep what was typed, if readable
         self.exam.go((self.exam.current + step) % self.exam.total)
         self.show_question()
 
     def action_submit(self) -> None:
-        self.exam.answer(self.query_one("#mock-input", Input).value.strip())
+        self.exam.answer(self.panel.answer_box.value.strip())
         unanswered = self.exam.total - self.exam.answered()
         if unanswered and not self._confirming:
             self._confirming = True
             self.notify(
-                f"{unanswered} question(s) unanswered: they count as skipped. Press ctrl+s (or esc) again to "
-                "submit.",
+                f"{unanswered} question{'s' if unanswered != 1 else ''} unanswered: they count as skipped. "
+                "Press ctrl+s (or esc) again to submit.",
                 title="Submit?",
                 severity="warning",
             )
             return
         self.show_report()
+
+    def confirm_leave(self, then: str) -> None:
+        """Ask before leaving a running mock (``then``: "quit" the app, or "back"); yes finishes it first."""
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            self.exam.draft(self.panel.answer_box.value)
+            self.exam.finish()
+            if then == "quit":
+                self.app.exit()
+            else:
+                self.dismiss()
+
+        self.app.push_screen(
+            ConfirmModal(
+                "Leave the mock?",
+                f"The clock is still running ({clock_text(self.exam.remaining())} left). Leaving submits it: "
+                "the questions answered so far are graded and recorded, the others count as unanswered.",
+                yes="Leave and submit",
+                no="Stay",
+            ),
+            answered,
+        )

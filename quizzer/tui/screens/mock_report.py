@@ -11,10 +11,11 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from quizzer.session.mock import MockReport
-from quizzer.tui.screens.drill import teaching_markdown
-from quizzer.tui.screens.mock import clock_text
+from quizzer.tui.clock import clock_text
+from quizzer.tui.messages import StartMode
 from quizzer.tui.widgets.cached import CachedRenderable
 from quizzer.tui.widgets.lines import VERDICT_WORDS, md_escape
+from quizzer.tui.widgets.teaching import teaching_markdown
 
 VERDICT_WORDS_REPORT = {**VERDICT_WORDS, "timed-out": "⌛ Timed out", "skipped": "→ Unanswered"}
 
@@ -87,8 +88,8 @@ class MockReportScreen(Screen[None]):
         self.query_one("#report-body").focus()
 
     def action_again(self) -> None:
-        self.app.back()  # type: ignore[attr-defined]
-        self.app.start_mock()  # type: ignore[attr-defined]
+        self.dismiss()
+        self.post_message(StartMode("mock"))
 
     def action_back(self) -> None:
-        self.app.back()  # type: ignore[attr-defined]
+        self.dismiss()

@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from quizzer.session.stats import Stats, compute_stats
-from quizzer.tui.screens.mock import clock_text
+from quizzer.session.stats import Stats
+from quizzer.tui.clock import clock_text
 
 
-def utc_offset_seconds(now: float) -> int:
-    """The local time zone's offset from UTC at ``now`` (days in the stats are local days)."""
-    return int(time.localtime(now).tm_gmtoff)
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
 
 
 def stats_renderable(stats: Stats) -> RenderableType:
@@ -33,7 +33,13 @@ def stats_renderable(stats: Stats) -> RenderableType:
     parts: list[RenderableType] = [
         Text.from_markup(
             f"[b]{stats.right} of {stats.attempts} right[/b] ({stats.accuracy:.0%}) · "
-            f"streak: [b]{stats.streak_days}[/b] day{'s' if stats.streak_days != 1 else ''}\n"
+            + (f"{stats.skipped} skipped · " if stats.skipped else "")
+            + (
+                f"{stats.unfinished_mocks} unfinished mock{_s(stats.unfinished_mocks)} · "
+                if stats.unfinished_mocks
+                else ""
+            )
+            + f"streak: [b]{stats.streak_days}[/b] day{'s' if stats.streak_days != 1 else ''}\n"
         )
     ]
     topics = Table(
@@ -45,7 +51,7 @@ def stats_renderable(stats: Stats) -> RenderableType:
         ("right", "right"),
         ("time / expected", "right"),
     ):
-        topics.add_column(header, justify=justify)  # type: ignore[arg-type]
+        topics.add_column(header, justify=justify)  # type: ignore[arg-type]  # rich wants a Literal; these are its values
     for t in stats.topics:
         topics.add_row(
             Text(t.topic),  # pack text: never read as markup
@@ -77,7 +83,7 @@ def stats_renderable(stats: Stats) -> RenderableType:
 
 
 class StatsScreen(Screen[None]):
-    """Where you stand, from the history."""
+    """Where you stand, from the history (read in a worker: never on the UI thread)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "refresh_stats", "Refresh", id="stats-refresh"),
@@ -85,10 +91,15 @@ class StatsScreen(Screen[None]):
         Binding("escape", "back", "Back", show=False, id="stats-escape"),
     ]
 
+    def __init__(self, load: Callable[[], Stats]) -> None:
+        super().__init__()
+        #: Reads the history and computes the stats (the app's store, clock and time zone).
+        self.load = load
+
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="stats-body", classes="screen-body", can_focus=True):
-            yield Static(id="stats")
+            yield Static(Text("Reading the history…"), id="stats")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -96,10 +107,15 @@ class StatsScreen(Screen[None]):
         self.query_one("#stats-body").focus()
 
     def action_refresh_stats(self) -> None:
-        now = self.app.wall()  # type: ignore[attr-defined]
-        attempts = self.app.store.attempts()  # type: ignore[attr-defined]
-        stats = compute_stats(attempts, now=now, utc_offset_seconds=utc_offset_seconds(now))
+        self.read_stats()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="store")
+    def read_stats(self) -> None:
+        stats = self.load()
+        self.app.call_from_thread(self.show_stats, stats)
+
+    def show_stats(self, stats: Stats) -> None:
         self.query_one("#stats", Static).update(stats_renderable(stats))
 
     def action_back(self) -> None:
-        self.app.back()  # type: ignore[attr-defined]
+        self.dismiss()

@@ -8,21 +8,16 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.events import Key
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Markdown, Static
+from textual.widgets import Footer, Header
 
 from quizzer.session.srs import RATINGS
 from quizzer.session.study import StudySession
-from quizzer.tui.screens.drill import question_markdown, teaching_markdown
-from quizzer.tui.widgets.answer_input import AnswerInput
-from quizzer.tui.widgets.cached import CachedRenderable
-from quizzer.tui.widgets.lines import dim, hint_lines, line, meta_line, plain, verdict_line
+from quizzer.tui.widgets.lines import dim, instance_label, line
+from quizzer.tui.widgets.question_panel import QuestionPanel
 
 STUDY_HINT = dim("enter grades · esc leaves the box: then h hint, s skip, q back")
-#: Typed outside the answer box before grading, these start an answer.
-_ANSWER_START = set("0123456789.~≈")
+RATED_HINT = dim("1-4 change the rating · n next · q back")
 
 
 class StudyScreen(Screen[None]):
@@ -45,22 +40,18 @@ class StudyScreen(Screen[None]):
         super().__init__()
         self.session = session
 
+    @property
+    def instance_id(self) -> str | None:
+        instance = self.session.instance
+        return instance.id if instance is not None else None
+
+    @property
+    def panel(self) -> QuestionPanel:
+        return self.query_one(QuestionPanel)
+
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(classes="status-bar"):
-            yield Static(id="study-meta", classes="status-main")
-            yield Static(id="study-counts", classes="status-side")
-        with VerticalScroll(id="study-body", classes="screen-body", can_focus=True):
-            yield Markdown(id="study-prompt")
-            yield Static(id="study-hints", classes="hints")
-            yield Static(id="study-teaching")
-        with Vertical(classes="answer-bar"):
-            yield Static(id="study-verdict", classes="verdict")
-            yield Static(id="study-rating", classes="rating")
-            yield Static(STUDY_HINT, id="study-reading", classes="reading")
-            yield AnswerInput(
-                placeholder="your answer, e.g. 16.4M · 1.6e7 · 15.6 GiB · 2.1 ms", id="study-input"
-            )
+        yield QuestionPanel(id="study", hint=STUDY_HINT)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -68,80 +59,46 @@ class StudyScreen(Screen[None]):
 
     @property
     def graded(self) -> bool:
-        return self.session.rating is not None
+        return self.session.done
 
-    # --- display ---------------------------------------------------------------------------------------
-
-    def update_counts(self) -> None:
+    def update_side(self) -> None:
         s = self.session
-        self.query_one("#study-counts", Static).update(
-            f"{s.due_count} due · {s.new_count} new left today · {s.right}/{s.reviewed} right"
+        due, new = s.counts()
+        label = instance_label(s.instance.id, self.size.width) if s.instance is not None else ""
+        self.panel.set_side(
+            line((label, "dim"), f"  {due} due · {new} new left today · {s.right}/{s.reviewed} right")
         )
 
     def show_question(self) -> None:
-        instance = self.session.instance
-        self.update_counts()
-        for selector in ("#study-hints", "#study-teaching", "#study-verdict", "#study-rating"):
-            self.query_one(selector).display = False
-        answer = self.query_one("#study-input", Input)
-        answer.value = ""
-        if instance is None:
+        self.update_side()
+        self.panel.set_extra(None)
+        turn = self.session.turn
+        if turn is None:
             self.show_nothing_due()
             return
-        self.query_one("#study-meta", Static).update(meta_line(instance))
-        self.query_one("#study-prompt", Markdown).update(question_markdown(instance))
-        self.query_one("#study-reading", Static).update(STUDY_HINT)
-        answer.disabled = False
-        answer.display = True
-        answer.focus()
-        self.query_one("#study-body", VerticalScroll).scroll_home(animate=False)
+        self.panel.show(turn)
 
     def show_nothing_due(self) -> None:
-        store = self.app.store  # type: ignore[attr-defined]
-        upcoming = [c.due for c in store.cards()]
+        upcoming = [c.due for c in self.session.cards.values()]
         when = (
             f"The next review is due {time.strftime('%a %d %b at %H:%M', time.localtime(min(upcoming)))}."
             if upcoming
             else ""
         )
-        self.query_one("#study-meta", Static).update(line(("Study", "bold")))
-        self.query_one("#study-prompt", Markdown).update(
+        self.panel.show_nothing(
+            "Study",
             "## Nothing to study right now\n\n"
             "Every template you have studied is scheduled later, and today's new templates are used up. "
             f"{when}\n\n"
-            "A drill (`d` on Home) practises anything without touching the schedule."
+            "A drill (`d` on Home) practises anything without touching the schedule.",
+            dim("q back"),
         )
-        answer = self.query_one("#study-input", Input)
-        answer.display = False
-        self.query_one("#study-reading", Static).update(dim("q back"))
-        self.query_one("#study-body", VerticalScroll).focus()
 
     def show_graded(self) -> None:
-        s = self.session
-        instance = s.instance
-        assert instance is not None
-        verdict_widget = self.query_one("#study-verdict", Static)
-        if s.verdict is not None:
-            text = verdict_line(s.verdict.kind, s.verdict.summary, s.verdict.feedback)
-            verdict_widget.set_classes(f"verdict is-{s.verdict.kind}")
-        else:
-            text = verdict_line("skipped", f"The answer: {instance.display}")
-            verdict_widget.set_classes("verdict is-skipped")
-        verdict_widget.update(text)
-        verdict_widget.display = True
-        from rich.markdown import Markdown as RichMarkdown
-
-        teaching = self.query_one("#study-teaching", Static)
-        teaching.update(CachedRenderable(RichMarkdown(teaching_markdown(instance), hyperlinks=False)))
-        teaching.display = True
+        self.panel.show_verdict(self.session.verdict)
         self.show_rating()
-        self.query_one("#study-input", Input).disabled = True
-        self.query_one("#study-reading", Static).update(dim("1-4 change the rating · n next · q back"))
-        self.query_one("#study-body", VerticalScroll).focus()
-        self.update_counts()
-        self.call_after_refresh(
-            self.query_one("#study-body", VerticalScroll).scroll_to_widget, teaching, animate=False, top=True
-        )
+        self.panel.set_reading(RATED_HINT)
+        self.update_side()
 
     def show_rating(self) -> None:
         s = self.session
@@ -154,43 +111,11 @@ class StudyScreen(Screen[None]):
             if s.rating == s.proposed
             else f"you chose {s.rating} (proposed {s.proposed})"
         )
-        widget = self.query_one("#study-rating", Static)
-        widget.update(line(*choices, "  ", (why, "dim")))
-        widget.display = True
+        self.panel.set_extra(line(*choices, "  ", (why, "dim")))
 
-    # --- input -----------------------------------------------------------------------------------------
-
-    @on(Input.Changed, "#study-input")
-    def read_as_typed(self, event: Input.Changed) -> None:
-        if not self.graded and self.session.instance is not None:
-            reading = self.session.preview(event.value)
-            self.query_one("#study-reading", Static).update(plain(reading) if reading else STUDY_HINT)
-
-    @on(Input.Submitted, "#study-input")
-    def grade_answer(self, event: Input.Submitted) -> None:
-        event.stop()
-        if self.graded or self.session.instance is None or not event.value.strip():
-            return
-        verdict = self.session.answer(event.value)
-        if verdict.kind == "unparsed":
-            widget = self.query_one("#study-verdict", Static)
-            widget.set_classes("verdict is-unparsed")
-            widget.update(verdict_line("unparsed", verdict.message))
-            widget.display = True
-            return
-        self.show_graded()
-
-    def on_key(self, event: Key) -> None:
-        answer = self.query_one("#study-input", Input)
-        if (
-            not answer.has_focus
-            and not self.graded
-            and self.session.instance is not None
-            and event.character in _ANSWER_START
-        ):
-            answer.focus()
-            answer.insert_text_at_cursor(event.character)  # type: ignore[arg-type]
-            event.stop()
+    @on(QuestionPanel.Graded)
+    def graded_answer(self, event: QuestionPanel.Graded) -> None:
+        self.show_graded()  # the panel graded the session's turn, and the session rated it
 
     # --- actions ---------------------------------------------------------------------------------------
 
@@ -216,20 +141,17 @@ class StudyScreen(Screen[None]):
     def action_hint(self) -> None:
         if self.graded or self.session.instance is None:
             return
-        step = self.session.hint()
-        if step is None:
-            self.notify("Every step is shown; the next one is the answer.")
+        if self.session.hint() is None:
+            self.notify("Every hint is shown; the next step is the answer.")
             return
-        hints = self.query_one("#study-hints", Static)
-        hints.update(hint_lines(self.session.revealed))
-        hints.display = True
+        self.panel.show_hints()
 
     def action_escape(self) -> None:
-        if self.query_one("#study-input", Input).has_focus:
-            self.query_one("#study-body", VerticalScroll).focus()
+        if self.panel.answer_box.has_focus and self.panel.answer_box.display:
+            self.panel.body.focus()
         else:
             self.action_back()
 
     def action_back(self) -> None:
         self.session.finish()  # a graded review is committed when you leave, as when you move on
-        self.app.back()  # type: ignore[attr-defined]
+        self.dismiss()

@@ -9,10 +9,28 @@ from quizzer.grading import parse
 
 
 class AnswerInput(Input):
-    """An Input that holds at most the parser's maximum answer length."""
+    """An Input that holds at most the parser's maximum answer length, and takes no key typed before its
+    question was on screen (a key pressed while a screen opens must not become an answer)."""
 
     def __init__(self, *, placeholder: str = "", id: str | None = None) -> None:  # Textual's name
         super().__init__(placeholder=placeholder, id=id, max_length=parse.MAX_ANSWER_LENGTH)
+        self.ready = False
+        """Whether keys are typed in: from the refresh after ``arm``."""
+
+    def arm(self) -> None:
+        """A new question: drop keys until it has been painted."""
+        self.ready = False
+        self.call_after_refresh(self._ready)
+
+    def _ready(self) -> None:
+        self.ready = True
+
+    async def _on_key(self, event: events.Key) -> None:
+        if not self.ready:
+            event.stop()
+            event.prevent_default()
+            return
+        await super()._on_key(event)
 
     def _on_paste(self, event: events.Paste) -> None:
         """Paste the first line, cut to what still fits (Input would refuse the whole paste silently)."""
@@ -21,10 +39,11 @@ class AnswerInput(Input):
             return
         line = event.text.splitlines()[0] if event.text.splitlines() else ""
         start, end = sorted(self.selection)
-        room = self.max_length - (len(self.value) - (end - start))
+        limit = self.max_length or parse.MAX_ANSWER_LENGTH  # always set here: see __init__
+        room = limit - (len(self.value) - (end - start))
         if len(line) > room:
             self.notify(
-                f"An answer is at most {self.max_length} characters: the paste was cut to {max(room, 0)}.",
+                f"An answer is at most {limit} characters: the paste was cut to {max(room, 0)}.",
                 severity="warning",
                 markup=False,
             )

@@ -75,3 +75,18 @@ def hint_lines(hints: Iterable[Hint]) -> Content:
         else:
             rows.append(f" {hint.label}: {hint.formula} = {hint.substituted} = {num(hint.value)} {hint.unit}")
     return line(*rows)
+
+
+#: From this width the status line shows the whole instance id; below it, the seed only.
+FULL_ID_WIDTH = 100
+
+
+def instance_label(instance_id: str, width: int) -> str:
+    """The instance id as the status line shows it: whole from FULL_ID_WIDTH columns, else ``…#seed``.
+
+    >>> instance_label("kv-cache-bytes#41", 120), instance_label("kv-cache-bytes#41", 80)
+    ('kv-cache-bytes#41', '…#41')
+    """
+    if width >= FULL_ID_WIDTH:
+        return instance_id
+    return "…#" + instance_id.rpartition("#")[2]

@@ -1,0 +1,1 @@
+"""The question bank: packs of TOML templates, validated, turned into instances (see README, Architecture)."""

@@ -1,0 +1,31 @@
+"""What a mode is opened with: filters, sizes and seeds (a seed of None: a fresh random one)."""
+
+from __future__ import annotations
+
+from quizzer.core.record import Record
+
+
+class DrillOptions(Record):
+    """A drill: filters, one template, a seed (with a template: the first question is template#seed)."""
+
+    topic: str | None = None
+    difficulty: str | None = None
+    template_id: str | None = None
+    seed: int | None = None
+
+
+class MockOptions(Record):
+    """A mock interview: how many questions, how many minutes, a topic and a seed."""
+
+    count: int = 8
+    minutes: float = 20
+    topic: str | None = None
+    seed: int | None = None
+
+
+class StudyOptions(Record):
+    """A study session: a topic, the daily limit of new templates, a seed."""
+
+    topic: str | None = None
+    new_per_day: int = 10
+    seed: int | None = None

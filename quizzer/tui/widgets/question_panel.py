@@ -1,0 +1,240 @@
+"""QuestionPanel: one question turn on screen (status, prompt, hints, verdict, teaching, answer bar)."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.events import Key
+from textual.message import Message
+from textual.widgets import Collapsible, Markdown, Static
+
+from quizzer.bank.render import Instance
+from quizzer.grading.grade import Verdict
+from quizzer.session.turn import Turn, read_answer
+from quizzer.tui.widgets.answer_input import AnswerInput
+from quizzer.tui.widgets.cached import CachedRenderable
+from quizzer.tui.widgets.lines import dim, hint_lines, meta_line, plain, verdict_line
+from quizzer.tui.widgets.teaching import question_markdown, teaching_markdown
+
+#: Characters that, typed outside the answer box, jump into it (the start of a number).
+ANSWER_START = frozenset("0123456789.~≈")
+ANSWER_PLACEHOLDER = "your answer, e.g. 16.4M · 1.6e7 · 15.6 GiB · 2.1 ms"
+
+
+class QuestionPanel(Vertical):
+    """The question of a turn, read as it is typed, and (when ``grades``) graded on enter.
+
+    The screen decides what a turn is and what comes next; the panel shows one and says what happened:
+    ``Graded`` after a readable answer was graded, ``Submitted`` when the panel does not grade (a mock
+    saves the text). ``side`` is the screen's text at the right of the status line (a score, a countdown);
+    ``strip`` a line under it (the mock's questions); ``extra`` a line above the reading (study's rating).
+    """
+
+    class Graded(Message):
+        """The turn's answer was graded (never sent for an unreadable answer)."""
+
+        def __init__(self, turn: Turn, verdict: Verdict) -> None:
+            super().__init__()
+            self.turn, self.verdict = turn, verdict
+
+    class Submitted(Message):
+        """Enter in a panel that does not grade: ``text`` as typed."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(
+        self,
+        *,
+        grades: bool = True,
+        hint: Content | None = None,
+        placeholder: str = ANSWER_PLACEHOLDER,
+        id: str | None = None,  # Textual's name
+    ) -> None:
+        super().__init__(id=id, classes="question-panel")
+        self.grades = grades
+        self.hint_line = hint or dim("enter grades · esc leaves the box: then h hint, s skip, n next, q back")
+        self._placeholder = placeholder
+        self.turn: Turn | None = None
+        self.instance: Instance | None = None
+        self._prepared: Instance | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="status-bar"):
+            yield Static(classes="status-main question-meta")
+            yield Static(classes="status-side question-side")
+        yield Static(classes="question-strip")
+        with VerticalScroll(classes="screen-body question-body", can_focus=True):
+            yield Markdown(classes="question-prompt")
+            yield Static(classes="hints")
+            with Vertical(classes="feedback"):
+                # One Static rendering rich's Markdown: Textual's Markdown widget builds a widget per block,
+                # and laying those out made Enter-to-feedback take over half a second.
+                yield Static(classes="teaching")
+                yield Vertical(classes="follow-ups")
+        with Vertical(classes="answer-bar"):
+            yield Static(classes="verdict")
+            yield Static(classes="extra")
+            yield Static(self.hint_line, classes="reading")
+            yield AnswerInput(placeholder=self._placeholder, id=f"{self.id or 'panel'}-input")
+
+    def on_mount(self) -> None:
+        for selector in (".question-strip", ".extra", ".hints", ".feedback", ".verdict"):
+            self.query_one(selector).display = False
+
+    # --- what the screen sets -------------------------------------------------------------------------
+
+    @property
+    def answer_box(self) -> AnswerInput:
+        return self.query_one(AnswerInput)
+
+    @property
+    def body(self) -> VerticalScroll:
+        return self.query_one(".question-body", VerticalScroll)
+
+    def set_side(self, content: Content | str) -> None:
+        self.query_one(".question-side", Static).update(content)
+
+    def set_strip(self, content: Content | None) -> None:
+        strip = self.query_one(".question-strip", Static)
+        strip.display = content is not None
+        if content is not None:
+            strip.update(content)
+
+    def set_extra(self, content: Content | None) -> None:
+        extra = self.query_one(".extra", Static)
+        extra.display = content is not None
+        if content is not None:
+            extra.update(content)
+
+    def set_reading(self, content: Content) -> None:
+        self.query_one(".reading", Static).update(content)
+
+    def show(self, turn: Turn | None, instance: Instance | None = None, *, text: str = "") -> None:
+        """Show a new question: ``turn``'s (graded here), or ``instance`` alone (read here, graded elsewhere);
+        ``text`` is what the answer box holds (a mock's saved answer)."""
+        self.turn = turn
+        self.instance = instance or (turn.instance if turn is not None else None)
+        assert self.instance is not None
+        self.query_one(".question-meta", Static).update(meta_line(self.instance))
+        self.query_one(".question-prompt", Markdown).update(question_markdown(self.instance))
+        for selector in (".hints", ".feedback", ".verdict"):
+            self.query_one(selector).display = False
+        self.query_one(".verdict", Static).set_classes("verdict")
+        self._prepared = None
+        self.set_reading(self.hint_line)
+        box = self.answer_box
+        box.value = text
+        box.disabled = False
+        box.display = True
+        box.arm()
+        box.focus()
+        self.body.scroll_home(animate=False)
+        if self.grades:
+            self.call_after_refresh(self.prepare_feedback)  # after the question is painted
+
+    def show_nothing(self, title: str, markdown: str, reading: Content) -> None:
+        """An empty state: no question, a message, no answer box (study with nothing due)."""
+        self.turn = self.instance = None
+        self.query_one(".question-meta", Static).update(plain(title))
+        self.query_one(".question-prompt", Markdown).update(markdown)
+        for selector in (".hints", ".feedback", ".verdict"):
+            self.query_one(selector).display = False
+        self.answer_box.display = False
+        self.set_reading(reading)
+        self.body.focus()
+
+    def show_hints(self) -> None:
+        """The hints the turn has revealed so far."""
+        if self.turn is None:
+            return
+        hints = self.query_one(".hints", Static)
+        hints.update(hint_lines(self.turn.revealed))
+        hints.display = bool(self.turn.revealed)
+
+    def show_verdict(self, verdict: Verdict | None, reveal: bool = True) -> None:
+        """The verdict (None: skipped, with the answer), then, unless unreadable, the worked explanation."""
+        widget = self.query_one(".verdict", Static)
+        widget.display = True
+        if verdict is None:
+            assert self.instance is not None
+            widget.set_classes("verdict is-skipped")
+            widget.update(verdict_line("skipped", f"The answer: {self.instance.display}"))
+        else:
+            widget.set_classes(f"verdict is-{verdict.kind}")
+            widget.update(verdict_line(verdict.kind, verdict.summary, verdict.feedback))
+        if verdict is not None and verdict.kind == "unparsed":
+            return
+        if reveal:
+            self.show_feedback()
+
+    def prepare_feedback(self) -> None:
+        """Render the explanation while the question is read, so Enter only has to reveal it."""
+        instance = self.instance
+        if instance is None or self._prepared is instance:
+            return
+        self._prepared = instance
+        # rich's Markdown pulls in pygments: imported here, after the first question is painted
+        from rich.markdown import Markdown as RichMarkdown
+
+        teaching = CachedRenderable(RichMarkdown(teaching_markdown(instance), hyperlinks=False))
+        body = self.body
+        width = body.region.width - body.styles.gutter.width
+        # the width it will have: the body's, less a scrollbar once the explanation makes it scroll
+        options = self.app.console_options.update(highlight=False)
+        teaching.warm(self.app.console, options, {width, width - body.styles.scrollbar_size_vertical})
+        self.query_one(".teaching", Static).update(teaching)
+        follow_ups = self.query_one(".follow-ups", Vertical)
+        follow_ups.remove_children()
+        follow_ups.mount_all(
+            Collapsible(Static(plain(answer)), title=plain(f"Follow-up: {question}"), collapsed=True)  # type: ignore[arg-type]  # Content works; the hint says str
+            for question, answer in instance.follow_ups
+        )
+
+    def show_feedback(self) -> None:
+        """Reveal the explanation and move the focus to the body, so single keys work at once."""
+        self.prepare_feedback()  # a no-op unless Enter came before the first refresh
+        self.query_one(".feedback").display = True
+        self.answer_box.disabled = True
+        self.body.focus()
+        self.call_after_refresh(self.scroll_feedback_into_view)  # once the explanation is laid out
+
+    def scroll_feedback_into_view(self) -> None:
+        """Scroll the explanation to the top of the body (the question stays above it)."""
+        self.body.scroll_to_widget(self.query_one(".feedback"), animate=False, top=True)
+
+    # --- input -----------------------------------------------------------------------------------------
+
+    @on(AnswerInput.Changed)
+    def read_as_typed(self, event: AnswerInput.Changed) -> None:
+        event.stop()
+        if self.instance is None or (self.turn is not None and self.turn.done):
+            return
+        reading = read_answer(self.instance, event.value)
+        self.set_reading(plain(reading) if reading else self.hint_line)
+
+    @on(AnswerInput.Submitted)
+    def submit(self, event: AnswerInput.Submitted) -> None:
+        event.stop()
+        text = event.value
+        if not self.grades:
+            self.post_message(self.Submitted(text))
+            return
+        turn = self.turn
+        if turn is None or turn.done or not text.strip():
+            return
+        verdict = turn.answer(text)
+        self.show_verdict(verdict)
+        if verdict.kind != "unparsed":
+            self.post_message(self.Graded(turn, verdict))
+
+    def on_key(self, event: Key) -> None:
+        box = self.answer_box
+        open_turn = self.instance is not None and not (self.turn is not None and self.turn.done)
+        if box.display and not box.has_focus and open_turn and event.character in ANSWER_START:
+            box.focus()
+            box.insert_text_at_cursor(event.character)
+            event.stop()
