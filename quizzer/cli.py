@@ -63,11 +63,20 @@ def _grade(p: Parser) -> None:
     p.add_argument("answer", help='the answer as you would write it, e.g. "16.4M" or "15.6 GiB"')
     p.add_argument("--seed", type=int, help="the instance seed (or ID#SEED)")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="fix a variable")
+    # read by the verb, so that a bad number is the same one-line error as a part the template lacks
+    p.add_argument("--part", default="1", metavar="N", help="the part of a chain to grade (default: 1)")
+    p.add_argument(
+        "--given",
+        action="append",
+        default=[],
+        metavar="K=ANSWER",
+        help="your answer to an earlier part K, for carried-forward credit; repeatable",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
 #: The options of `grade` that take a value: the argument after one is that value, never the answer.
-_GRADE_VALUE_OPTIONS = ("--seed", "--set", "--questions")
+_GRADE_VALUE_OPTIONS = ("--seed", "--set", "--questions", "--part", "--given")
 
 
 def _grade_answer_last(argv: list[str]) -> list[str]:
@@ -94,6 +103,7 @@ def _plain(p: Parser) -> None:
         "--count", type=int, default=0, metavar="N", help="stop after N questions (default: at EOF)"
     )
     p.add_argument("--topic", help="only this topic")
+    p.add_argument("--template", metavar="ID", help="only this template (the first question is ID#SEED)")
     p.add_argument("--seed", type=int, help="the same seed gives the same questions")
     _db(p)
 

@@ -40,6 +40,8 @@ COLUMNS = [
     "topic",
     "minutes",
     "mistake_title",
+    "part",
+    "carried",
 ]
 
 
@@ -165,7 +167,9 @@ def test_stats_json(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None
         "last_at",
         "skipped",
         "unfinished_mocks",
+        "parts",
     }
+    assert data["parts"] == []  # no chain in this history
     assert (data["attempts"], data["right"], data["skipped"], data["streak_days"]) == (2, 1, 1, 1)
     assert data["accuracy"] == pytest.approx(1 / 2)
     assert [(t["topic"], t["attempts"], t["right"]) for t in data["topics"]] == [

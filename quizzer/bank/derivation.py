@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from quizzer.bank.errors import ExprError, TemplateError
-from quizzer.bank.expr import Budget, num_or_repr, plain
+from quizzer.bank.expr import Budget, Expr, num_or_repr, plain
 from quizzer.bank.names import PRESET_FIELDS, calculators
 from quizzer.bank.schema import Template
 from quizzer.core.trace import Result, Step
@@ -73,21 +73,37 @@ def answer_with_derivation(
     calls, then an "Answer" row whose formula names each call's result by its last step's label and each
     variable by its label (or name), with the numbers put in: never a calculator call.
     """
+    return derive(
+        template, template.answer, template.unit, env, variable_labels(template), "answer.expr", budget
+    )
+
+
+def derive(
+    template: Template,
+    expr: Expr,
+    unit: str,
+    env: Mapping[str, Any],
+    labels: Mapping[str, str],
+    field: str,
+    budget: Budget | None = None,
+) -> tuple[int | float, tuple[Step, ...]]:
+    """The value of ``expr`` (an answer in ``unit``) and its derivation, as ``answer_with_derivation``;
+    a TemplateError names ``field``."""
     fns = Tracing()
     try:
-        raw = template.answer.evaluate(env, fns, budget)
+        raw = expr.evaluate(env, fns, budget)
         value = plain(raw)
     except ExprError as exc:
-        raise TemplateError(template.path, template.id, "answer.expr", str(exc)) from None
-    gradable(template, value, "answer.expr")
+        raise TemplateError(template.path, template.id, field, str(exc)) from None
+    gradable(template, value, field)
     if isinstance(raw, Result):
         return raw.value, raw.steps
     steps = tuple(step for result in fns.results for step in result.steps)
     try:
-        formula, substituted = template.answer.describe(env, fns.base, variable_labels(template), fns.by_call)
+        formula, substituted = expr.describe(env, fns.base, labels, fns.by_call)
     except ExprError as exc:
-        raise TemplateError(template.path, template.id, "answer.expr", str(exc)) from None
-    return value, (*steps, Step("Answer", formula, substituted, value, template.unit))
+        raise TemplateError(template.path, template.id, field, str(exc)) from None
+    return value, (*steps, Step("Answer", formula, substituted, value, unit))
 
 
-__all__ = ["Tracing", "answer_with_derivation", "gradable", "variable_labels"]
+__all__ = ["Tracing", "answer_with_derivation", "derive", "gradable", "variable_labels"]

@@ -214,6 +214,14 @@ def _complete(
     return env, tuple(broken)
 
 
+def n_layers_in(env: Mapping[str, Any]) -> int | None:
+    """The model's layer count among the variables: ``n_layers``, else the first ``*_n_layers``."""
+    value = env.get("n_layers")
+    if value is None:
+        value = next((v for k, v in env.items() if k.endswith("_n_layers")), None)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def _evaluate(
     template: Template,
     expr: Expr,
@@ -235,5 +243,6 @@ __all__ = [
     "draw_value",
     "draw_variables",
     "expand",
+    "n_layers_in",
     "touched_by",
 ]

@@ -46,3 +46,7 @@ class TemplateError(QuizzerError, ValueError):
 
 class ExprError(QuizzerError, ValueError):
     """An expression that is not part of the language, or fails to evaluate; the message says why."""
+
+
+class PartError(QuizzerError, ValueError):
+    """A part number a chain does not have, or an earlier answer given for a part that is not earlier."""

@@ -9,6 +9,7 @@ from quizzer.grading.grade import is_within
 
 if TYPE_CHECKING:
     from quizzer.bank.render import Instance
+    from quizzer.bank.values import PartInstance
 
 #: A hint: a nudge (a question, as text) or a step of the derivation.
 Hint = str | Step
@@ -19,8 +20,8 @@ def formula_nudge(step: Step) -> str:
     return f"{step.label}: {step.formula}"
 
 
-def hint_steps(instance: Instance) -> tuple[Hint, ...]:
-    """The hints of an instance, in the order they are given.
+def hint_steps(instance: Instance | PartInstance) -> tuple[Hint, ...]:
+    """The hints of an instance (or one part of a chain), in the order they are given.
 
     First the template's nudges (texts), then the derivation's steps but the last, then the last step's
     formula in words without its numbers (a text). A step whose value would itself grade correct (the

@@ -26,6 +26,8 @@ MAX_OMISSION_CHARS = 50_000
 #: Characters of a problem's message and field: they quote what a pack holds.
 MAX_MESSAGE_CHARS = 1_000
 MAX_FIELD_CHARS = 200
+#: Parts of one chain after its main question (``[[template.parts]]``); interview chains have 2 to 5.
+MAX_PARTS = 12
 
 __all__ = [
     "MAX_EVAL_STEPS",
@@ -36,6 +38,7 @@ __all__ = [
     "MAX_INT_BITS",
     "MAX_MESSAGE_CHARS",
     "MAX_OMISSION_CHARS",
+    "MAX_PARTS",
     "MAX_ROUND_DIGITS",
     "MAX_TEXT_CHARS",
 ]

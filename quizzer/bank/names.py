@@ -8,6 +8,7 @@ from quizzer.bank.errors import TemplateError
 from quizzer.bank.expr import BUILTIN_NAMES, Expr
 from quizzer.bank.schema import Template
 from quizzer.bank.text import PLACEHOLDER_RE, style_problem
+from quizzer.bank.variables import PART_NAME_RE
 from quizzer.core.checks import did_you_mean
 from quizzer.core.spec import ModelSpec
 from quizzer.core.trace import Result
@@ -35,7 +36,7 @@ def variable_names(template: Template) -> set[str]:
     return names
 
 
-def _preset_field_kinds() -> dict[str, frozenset[str]]:
+def preset_field_kinds() -> dict[str, frozenset[str]]:
     """The kind of each preset field, from ModelSpec's annotations ("str", "bool", "int | None"...)."""
     kinds = {"title": _TEXT}
     for field in ModelSpec._fields:
@@ -82,8 +83,8 @@ def name_kinds(template: Template) -> dict[str, frozenset[str]]:
     kinds: dict[str, frozenset[str]] = {}
     for var in template.variables:
         if var.kind == "preset":
-            kinds.update({f"{var.name}_{f}": k for f, k in _preset_field_kinds().items()})
-        kinds[var.name] = _variable_kinds(var.kind, var.spec, var.expr, kinds)
+            kinds.update({f"{var.name}_{f}": k for f, k in preset_field_kinds().items()})
+        kinds[var.name] = variable_kinds(var.kind, var.spec, var.expr, kinds)
     return kinds
 
 
@@ -100,6 +101,8 @@ def check_names(template: Template) -> None:
         for name in sorted(expr.calls - known_functions):
             raise fail(field, f"unknown calculator {name!r}{did_you_mean(name, known_functions)}")
         for name in sorted(expr.names - allowed):
+            if PART_NAME_RE.match(name):
+                raise fail(field, f"{name!r}: the main question is part 1 and may use no part's answer")
             raise fail(field, f"unknown variable {name!r}{did_you_mean(name, allowed)}")
 
     defined: set[str] = set()
@@ -110,10 +113,10 @@ def check_names(template: Template) -> None:
             check(var.expr, f"variables.{var.name}.expr", defined)
         defined.add(var.name)
         if var.kind == "preset":
-            preset_kinds = preset_kinds or _preset_field_kinds()
+            preset_kinds = preset_kinds or preset_field_kinds()
             defined.update(f"{var.name}_{f}" for f in PRESET_FIELDS)
             kinds.update({f"{var.name}_{f}": k for f, k in preset_kinds.items()})
-        kinds[var.name] = _variable_kinds(var.kind, var.spec, var.expr, kinds)
+        kinds[var.name] = variable_kinds(var.kind, var.spec, var.expr, kinds)
     numeric = [(template.answer, "answer.expr")]
     check(template.answer, "answer.expr", defined)
     for i, expr in enumerate(template.constraints):
@@ -147,9 +150,13 @@ def check_names(template: Template) -> None:
             problem = style_problem(style) if style else None
             if problem:
                 raise fail(field, f"{{{name}:{style}}}: {problem}")
+    if template.parts:
+        from quizzer.bank.chain_names import check_part_names
+
+        check_part_names(template, defined, kinds)
 
 
-def _variable_kinds(
+def variable_kinds(
     kind: str, spec: object, expr: Expr | None, known: Mapping[str, frozenset[str]]
 ) -> frozenset[str]:
     """What a variable can hold: a preset or text choices hold text, bool variables true/false."""

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from quizzer.bank.derivation import answer_with_derivation, gradable
-from quizzer.bank.draw import MAX_ATTEMPTS, draw, draw_variables
+from quizzer.bank.draw import MAX_ATTEMPTS, draw, draw_variables, n_layers_in
 from quizzer.bank.draw import _evaluate as evaluate
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.expr import Budget
@@ -26,6 +26,7 @@ from quizzer.bank.text import (
     render_text,
 )
 from quizzer.bank.tolerance import tolerance_text
+from quizzer.bank.values import MistakeValue, PartInstance
 from quizzer.core.checks import did_you_mean
 from quizzer.core.record import Record
 from quizzer.core.trace import Step
@@ -40,16 +41,6 @@ from quizzer.grading.grade import (
 
 #: The start of the warning an instance carries for each constraint a user's own numbers break.
 OUTSIDE_RANGE = "outside this template's usual range: "
-
-
-class MistakeValue(Record):
-    """A template mistake evaluated for one instance."""
-
-    name: str
-    value: int | float
-    feedback: str
-    title: str = ""
-    """For people ("Untied head left out"): the template's title, else one made from the name."""
 
 
 class Instance(Record):
@@ -98,6 +89,13 @@ class Instance(Record):
     """The sentence stating the tolerance ("Answers within 1% are correct (give at least ...)")."""
     warnings: tuple[str, ...] = ()
     """One line per constraint a user's own numbers break ("outside this template's usual range: ...")."""
+    parts: tuple[PartInstance, ...] = ()
+    """The follow-up parts of a chain: part 2 is ``parts[0]`` (this instance is part 1); () for one part."""
+
+    @property
+    def part_count(self) -> int:
+        """The parts of the question: 1 (this instance) plus its follow-up parts."""
+        return 1 + len(self.parts)
 
 
 def generate(
@@ -197,7 +195,7 @@ def generate(
         per_unit=per_unit,
     )
     conventions = tuple(text(c, f"conventions[{i}]") for i, c in enumerate(template.conventions))
-    return Instance(
+    instance = Instance(
         id=f"{template.id}#{seed}",
         template_id=template.id,
         seed=seed,
@@ -225,7 +223,7 @@ def generate(
         ),
         references=tuple((r.title, r.url) for r in template.references),
         mistakes=mistakes,
-        n_layers=_n_layers(env),
+        n_layers=n_layers_in(env),
         nudges=tuple(text(n, f"nudges[{i}]") for i, n in enumerate(template.nudges)),
         dtype=dtype,
         layers=layers,
@@ -235,9 +233,16 @@ def generate(
         tolerance_text=stated,
         warnings=tuple(OUTSIDE_RANGE + c.source for c in broken),
     )
+    if not template.parts:
+        return instance
+    from quizzer.bank.parts_render import generate_parts
+
+    return instance.replace(
+        parts=generate_parts(template, seed, env, (value, instance.display), budget, left)
+    )
 
 
-def grade_context(instance: Instance) -> GradeContext:
+def grade_context(instance: Instance | PartInstance) -> GradeContext:
     """What the grader needs to know of an instance beyond its value: the unit a bare number means, the
     dtype, the layers in scope and their name, whether the question asks for one layer."""
     return GradeContext(
@@ -269,7 +274,7 @@ def _dtype(template: Template, env: Mapping[str, Any], fns: Mapping[str, Any], b
 
 def _layers(template: Template, env: Mapping[str, Any], fns: Mapping[str, Any], budget: Budget) -> int | None:
     if template.layers is None:
-        return _n_layers(env)
+        return n_layers_in(env)
     value = evaluate(template, template.layers, env, fns, "answer.layers", budget)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
@@ -280,13 +285,6 @@ def _layers(template: Template, env: Mapping[str, Any], fns: Mapping[str, Any], 
     return value
 
 
-def _n_layers(env: Mapping[str, Any]) -> int | None:
-    value = env.get("n_layers")
-    if value is None:
-        value = next((v for k, v in env.items() if k.endswith("_n_layers")), None)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 __all__ = [
     "MAX_ATTEMPTS",
     "OUTSIDE_RANGE",
@@ -294,6 +292,7 @@ __all__ = [
     "TEXT_NAMES",
     "Instance",
     "MistakeValue",
+    "PartInstance",
     "answer_with_derivation",
     "calculators",
     "check_names",

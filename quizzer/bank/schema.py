@@ -6,20 +6,18 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from quizzer.bank.errors import short_repr
+from quizzer.bank import answer_fields as fields
+from quizzer.bank.answer_fields import ANSWER_KEYS, DEFAULT_TOLERANCE, MISTAKE_KEYS, MistakeSpec
+from quizzer.bank.chain_schema import PartSpec, parse_parts
 from quizzer.bank.expr import Expr
 from quizzer.bank.parts import FollowUp, OmissionOk, TextPart, follow_ups, omissions_ok, text_parts
 from quizzer.bank.reader import Reader
 from quizzer.bank.variables import Variable, parse_variables
-from quizzer.core.errors import QuizzerError
 from quizzer.core.record import Record
-from quizzer.core.units import Unit
 from quizzer.grading.grade import Tolerance
 
 DIFFICULTIES = ("easy", "medium", "hard")
 KINDS = ("exact", "estimate")
-#: Default tolerance per kind: 1% for computed values, a factor of 2 for estimates.
-DEFAULT_TOLERANCE = {"exact": Tolerance("rel", 0.01), "estimate": Tolerance("factor", 2.0)}
 ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 TEMPLATE_KEYS = {
@@ -44,21 +42,8 @@ TEMPLATE_KEYS = {
     "follow_ups": False,
     "references": False,
     "omissions_ok": False,
+    "parts": False,
 }
-ANSWER_KEYS = {"expr", "unit", "tolerance", "display", "dtype", "layers", "layers_label", "per_layer"}
-MISTAKE_KEYS = {"answer", "feedback", "name", "title", "when"}
-
-
-class MistakeSpec(Record):
-    """A known wrong answer (an expression) and the feedback a student who gives it gets."""
-
-    name: str
-    expr: Expr
-    feedback: str
-    when: Expr | None = None
-    """Optional condition: the mistake applies only to instances where it holds."""
-    title: str = ""
-    """A human title ("Untied head left out"); empty: made from the name when an instance is generated."""
 
 
 class Reference(Record):
@@ -112,6 +97,8 @@ class Template(Record):
     """The question asks for one layer."""
     omissions_ok: tuple[OmissionOk, ...] = ()
     """Steps the omission lint may find left out without harm, each with the reason."""
+    parts: tuple[PartSpec, ...] = ()
+    """A chain's follow-up parts (``[[template.parts]]``): part 2, 3, ...; the main question is part 1."""
 
 
 def parse_template(raw: Mapping[str, Any], path: str) -> Template:
@@ -131,9 +118,7 @@ def parse_template(raw: Mapping[str, Any], path: str) -> Template:
         raise r.error("minutes", f"{minutes!r} must be between 0 and 120")
     answer = r.get(raw, "answer", dict, "answer")
     r.unknown_keys(answer, ANSWER_KEYS, "answer.")
-    unit = r.get(answer, "unit", str, "answer.unit")
-    if unit not in {u.value for u in Unit}:
-        raise r.error("answer.unit", f"{unit!r} is not a unit; one of: {', '.join(u.value for u in Unit)}")
+    unit = fields.answer_unit(r, answer)
     explanation = text_parts(r, "explanation", required=True)
     tldr = text_parts(r, "tldr", required=True)
     memory_aid = text_parts(r, "memory_aid", required=False)
@@ -147,24 +132,24 @@ def parse_template(raw: Mapping[str, Any], path: str) -> Template:
         prompt=r.text("prompt"),
         answer=r.expr(answer.get("expr"), "answer.expr"),
         unit=unit,
-        tolerance=_tolerance(r, answer.get("tolerance"), kind),
-        display=_display(r, answer, unit),
-        explanation=_joined(explanation),
-        tldr=_joined(tldr),
+        tolerance=fields.tolerance(r, answer.get("tolerance"), kind),
+        display=fields.display(r, answer, unit),
+        explanation=fields.joined(explanation),
+        tldr=fields.joined(tldr),
         path=path,
         tags=r.texts("tags"),
         asked_at=r.texts("asked_at"),
         variables=parse_variables(r),
         conventions=r.texts("conventions"),
         constraints=tuple(r.expr(c, f"constraints[{i}]") for i, c in enumerate(r.texts("constraints"))),
-        mistakes=_mistakes(r),
-        memory_aid=_joined(memory_aid),
+        mistakes=fields.mistakes(r),
+        memory_aid=fields.joined(memory_aid),
         follow_ups=follow_ups(r),
         references=tuple(
             Reference(r.get(t, "title", str, f"{f}.title"), r.get(t, "url", str, f"{f}.url"))
             for f, t in r.table_list("references", {"title", "url"})
         ),
-        nudges=_nudges(r),
+        nudges=fields.nudges(r),
         explanation_parts=explanation,
         tldr_parts=tldr,
         memory_aid_parts=memory_aid,
@@ -173,90 +158,20 @@ def parse_template(raw: Mapping[str, Any], path: str) -> Template:
         layers_label=r.get(answer, "layers_label", str, "answer.layers_label", required=False, default=""),
         per_layer=r.get(answer, "per_layer", bool, "answer.per_layer", required=False, default=False),
         omissions_ok=omissions_ok(r),
+        parts=parse_parts(r, kind, TEMPLATE_KEYS),
     )
-
-
-def _joined(parts: tuple[TextPart, ...]) -> str:
-    return "\n\n".join(p.text.strip("\n") for p in parts) if len(parts) != 1 else parts[0].text
-
-
-def _nudges(r: Reader) -> tuple[str, ...]:
-    nudges = r.texts("nudges")
-    for i, nudge in enumerate(nudges):
-        if not nudge.strip():
-            raise r.error(f"nudges[{i}]", "must not be empty")
-    return nudges
-
-
-def _mistakes(r: Reader) -> tuple[MistakeSpec, ...]:
-    mistakes = tuple(
-        MistakeSpec(
-            name=r.get(m, "name", str, f"{f}.name", required=False, default=f"mistake-{i + 1}"),
-            expr=r.expr(m.get("answer"), f"{f}.answer"),
-            feedback=r.get(m, "feedback", str, f"{f}.feedback"),
-            when=r.expr(m["when"], f"{f}.when") if "when" in m else None,
-            title=_title(r, m, f),
-        )
-        for i, (f, m) in enumerate(r.table_list("mistakes", MISTAKE_KEYS))
-    )
-    seen: set[str] = set()
-    for i, mistake in enumerate(mistakes):
-        if mistake.name in seen:
-            raise r.error(f"mistakes[{i}].name", f"{mistake.name!r} is used twice; mistake names are unique")
-        seen.add(mistake.name)
-    return mistakes
-
-
-def _title(r: Reader, mistake: Mapping[str, Any], field: str) -> str:
-    title = r.get(mistake, "title", str, f"{field}.title", required=False, default="")
-    if "title" in mistake and not title.strip():
-        raise r.error(f"{field}.title", "must not be empty (leave the key out to make it from the name)")
-    if "\n" in title or len(title) > 80:
-        raise r.error(f"{field}.title", "a title is one short line (at most 80 characters)")
-    return title.strip()
-
-
-def _display(r: Reader, answer: Mapping[str, Any], unit: str) -> str | None:
-    """The display unit, checked now: the answer is shown and answers are read in it."""
-    display = r.get(answer, "display", str, "answer.display", required=False)
-    if display is None:
-        return None
-    from quizzer.grading.parse import parse_answer
-
-    try:
-        scale = parse_answer(f"1 {display}", unit).value
-    except (QuizzerError, ValueError, ArithmeticError) as exc:
-        raise r.error("answer.display", f"{display!r} cannot be read as a unit of {unit!r}: {exc}") from None
-    if not 0 < scale < float("inf"):
-        raise r.error("answer.display", f"{display!r} is not a positive size of {unit!r}")
-    return display
-
-
-def _tolerance(r: Reader, raw: Any, kind: str) -> Tolerance:
-    if raw is None:
-        return DEFAULT_TOLERANCE[kind]
-    if not isinstance(raw, dict) or len(raw) != 1:
-        raise r.error("answer.tolerance", "expected a table with exactly one of rel, abs, factor")
-    ((key, value),) = raw.items()
-    if key not in ("rel", "abs", "factor"):
-        raise r.error(f"answer.tolerance.{key}", "unknown key; expected one of: abs, factor, rel")
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise r.error(f"answer.tolerance.{key}", f"expected a number, got {short_repr(value)}")
-    if kind == "estimate" and key != "factor":
-        raise r.error("answer.tolerance", "an estimate is graded by a factor: use { factor = 2 } or similar")
-    try:
-        return Tolerance(key, float(value))
-    except (ValueError, OverflowError) as exc:
-        raise r.error(f"answer.tolerance.{key}", str(exc)) from None
 
 
 __all__ = [
+    "ANSWER_KEYS",
     "DEFAULT_TOLERANCE",
     "DIFFICULTIES",
     "KINDS",
+    "MISTAKE_KEYS",
     "FollowUp",
     "MistakeSpec",
     "OmissionOk",
+    "PartSpec",
     "Reference",
     "Template",
     "TextPart",

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 VARIABLE_KINDS = ("choices", "range", "log2", "preset", "bool", "expr")
 VARIABLE_KEYS = {*VARIABLE_KINDS, "step", "unit", "format", "label"}
 NAME_RE = re.compile(r"^[a-z_][a-z0-9_]*$")
+#: ``part1``, ``part2``...: the true answer of a part of a chain; no variable may take such a name.
+PART_NAME_RE = re.compile(r"^part([0-9]+)$")
 
 
 class Variable(Record):
@@ -50,6 +52,8 @@ def parse_variables(r: Reader) -> tuple[Variable, ...]:
         field = f"variables.{name}"
         if not NAME_RE.match(name) or name in BUILTIN_NAMES:
             raise r.error(field, f"{name!r} must be a lower-case identifier that is not a function name")
+        if PART_NAME_RE.match(name):
+            raise r.error(field, f"{name!r} is reserved: part1, part2... name the answers of a chain's parts")
         if not isinstance(spec, dict):
             raise r.error(field, "expected a table such as { choices = [...] } or { range = [lo, hi] }")
         r.unknown_keys(spec, VARIABLE_KEYS, f"{field}.")
@@ -125,4 +129,4 @@ def _check_number(r: Reader, value: Any, field: str) -> None:
         raise r.error(field, f"the number has more than {MAX_INT_BITS:,} bits")
 
 
-__all__ = ["NAME_RE", "VARIABLE_KEYS", "VARIABLE_KINDS", "Variable", "parse_variables"]
+__all__ = ["NAME_RE", "PART_NAME_RE", "VARIABLE_KEYS", "VARIABLE_KINDS", "Variable", "parse_variables"]

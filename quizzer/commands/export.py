@@ -21,13 +21,15 @@ def to_json(attempts: list[Attempt]) -> str:
 
 
 def to_csv(attempts: list[Attempt]) -> str:
-    """A header row, then one row per attempt; variables as a JSON string, None as an empty cell."""
+    """A header row, then one row per attempt; variables (and carried answers) as JSON, None as empty."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for a in attempts:
         row = attempt_row(a)
         row["variables"] = json.dumps(row["variables"])
+        if row["carried"] is not None:
+            row["carried"] = json.dumps(row["carried"])
         writer.writerow(row.values())
     return out.getvalue()
 

@@ -1,4 +1,4 @@
-"""`quizzer grade`: grade one answer to one instance; exit 0 whatever the verdict."""
+"""`quizzer grade`: grade one answer to one instance (or one part of a chain); exit 0 whatever the verdict."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import argparse
 import json
 
 from quizzer.bank.plaintext import markdown_to_text
-from quizzer.commands.common import find_template, open_bank, overrides, resolve, warn_instance
+from quizzer.bank.render import Instance
+from quizzer.commands.common import UsageError, find_template, open_bank, overrides, resolve, warn_instance
 from quizzer.grading.grade import Verdict
-from quizzer.session.drill import grade_instance
+from quizzer.grading.parse import ParseError, parse_answer
+from quizzer.session.chain import grade_part, part_of
 
 
 def verdict_json(verdict: Verdict) -> dict[str, object]:
@@ -25,15 +27,61 @@ def verdict_json(verdict: Verdict) -> dict[str, object]:
     }
 
 
+def part_number(instance: Instance, text: str) -> int:
+    """The part ``--part`` names (1 is the main question); a UsageError unless it is 1..part_count."""
+    count = instance.part_count
+    which = "only part 1" if count == 1 else f"parts 1 to {count}"
+    try:
+        number = int(text.strip())
+    except ValueError:
+        raise UsageError(f"--part {text!r}: give a part number ({instance.id} has {which})") from None
+    if not 1 <= number <= count:
+        raise UsageError(f"--part {number}: {instance.id} has {which}")
+    return number
+
+
+def earlier_answers(instance: Instance, number: int, pairs: list[str]) -> dict[int, int | float]:
+    """The ``--given K=ANSWER`` earlier answers of part ``number``, each read in part K's unit (a bare
+    number in its display unit); a UsageError names the first one that is not an earlier part or cannot
+    be read."""
+    if pairs and number == 1:
+        raise UsageError(
+            f"--given {pairs[0]!r}: part 1 has no earlier part; --given goes with --part 2 or later"
+        )
+    out: dict[int, int | float] = {}
+    for pair in pairs:
+        k_text, sep, text = pair.partition("=")
+        try:
+            k = int(k_text.strip()) if sep else None
+        except ValueError:
+            k = None
+        if k is None:
+            raise UsageError(f"--given {pair!r}: write K=ANSWER, K the number of an earlier part")
+        if not 1 <= k < number:
+            before = "part 1" if number == 2 else f"parts 1 to {number - 1}"
+            raise UsageError(f"--given {pair!r}: part {k} is not before part {number} (give {before})")
+        if k in out:
+            raise UsageError(f"--given {pair!r}: part {k} is given twice")
+        question = part_of(instance, k)
+        try:
+            out[k] = parse_answer(text, question.unit, question.display_unit).value
+        except ParseError as exc:
+            raise UsageError(f"--given {pair!r}: part {k}'s answer: {exc.message}") from None
+    return out
+
+
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     template_id, seed = resolve(args.id, args.seed, seed_required=True)
     bank = open_bank(args)
-    find_template(bank, template_id)
+    template = find_template(bank, template_id)
     instance = bank.generate(template_id, seed, overrides(args.set))
     warn_instance(instance)
-    verdict = grade_instance(instance, args.answer)
+    number = part_number(instance, args.part)
+    earlier = earlier_answers(instance, number, args.given)
+    graded = grade_part(template, instance, number, args.answer, earlier)
+    verdict = graded.verdict
     if args.json:
-        print(json.dumps(verdict_json(verdict), indent=2))
+        print(json.dumps(verdict_json(verdict) | {"part": number, "carried": graded.carried}, indent=2))
     else:
         print(
             markdown_to_text(verdict.message)

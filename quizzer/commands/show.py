@@ -9,6 +9,7 @@ from typing import Any
 
 from quizzer.bank.plaintext import markdown_to_text
 from quizzer.bank.render import Instance
+from quizzer.bank.values import PartInstance
 from quizzer.commands.common import find_template, open_bank, overrides, resolve, warn_instance
 
 #: Keys ``--no-answer`` leaves out of the JSON.
@@ -22,10 +23,65 @@ ANSWER_KEYS = (
     "mistakes",
     "needed_figures",
 )
+#: The keys of a part that ``--no-answer`` keeps: its prompt is the masked one (no earlier answer shown).
+PART_QUESTION_KEYS = ("number", "prompt", "tolerance", "carry")
+
+
+def _graded_json(question: Instance | PartInstance) -> dict[str, Any]:
+    """What the main question and each part share: answer, tolerance, grading context, derivation,
+    explanation, mistakes."""
+    return {
+        "answer": {"value": question.value, "unit": question.unit, "display": question.display},
+        "tolerance": {
+            "kind": question.tolerance.kind,
+            "value": question.tolerance.value,
+            "text": question.tolerance_text,
+        },
+        "needed_figures": question.needed_figures,
+        "grading": {
+            "display_unit": question.display_unit,
+            "dtype": question.dtype,
+            "layers": question.layers,
+            "layers_label": question.layers_label,
+            "per_layer": question.per_layer,
+        },
+        "derivation": [
+            {
+                "label": s.label,
+                "formula": s.formula,
+                "substituted": s.substituted,
+                "value": s.value,
+                "unit": s.unit,
+            }
+            for s in question.derivation
+        ],
+        "explanation": question.explanation,
+        "tldr": question.tldr,
+        "mistakes": [
+            {"name": m.name, "title": m.title, "value": m.value, "feedback": m.feedback}
+            for m in question.mistakes
+        ],
+    }
+
+
+def part_json(part: PartInstance) -> dict[str, Any]:
+    """The documented JSON shape of one follow-up part (2, 3, ...); texts keep their Markdown. ``prompt``
+    shows the true earlier values, ``masked_prompt`` hides them."""
+    graded = _graded_json(part)
+    return {
+        "number": part.number,
+        "prompt": part.prompt,
+        "masked_prompt": part.masked_prompt,
+        "variables": part.variables,
+        "nudges": list(part.nudges),
+        "carry": part.carry,
+        **graded,
+    }
 
 
 def instance_json(instance: Instance) -> dict[str, Any]:
     """The documented JSON shape of an instance (extra keys allowed); texts keep their Markdown."""
+    graded = _graded_json(instance)
     return {
         "id": instance.template_id,
         "seed": instance.seed,
@@ -40,47 +96,36 @@ def instance_json(instance: Instance) -> dict[str, Any]:
         "prompt": instance.prompt,
         "conventions": list(instance.conventions),
         "nudges": list(instance.nudges),
-        "answer": {"value": instance.value, "unit": instance.unit, "display": instance.display},
-        "tolerance": {
-            "kind": instance.tolerance.kind,
-            "value": instance.tolerance.value,
-            "text": instance.tolerance_text,
-        },
-        "needed_figures": instance.needed_figures,
-        "grading": {
-            "display_unit": instance.display_unit,
-            "dtype": instance.dtype,
-            "layers": instance.layers,
-            "layers_label": instance.layers_label,
-            "per_layer": instance.per_layer,
-        },
-        "derivation": [
-            {
-                "label": s.label,
-                "formula": s.formula,
-                "substituted": s.substituted,
-                "value": s.value,
-                "unit": s.unit,
-            }
-            for s in instance.derivation
-        ],
+        **{k: graded[k] for k in ("answer", "tolerance", "needed_figures", "grading", "derivation")},
         "explanation": instance.explanation,
         "tldr": instance.tldr,
         "memory_aid": instance.memory_aid,
         "follow_ups": [{"question": q, "answer": a} for q, a in instance.follow_ups],
         "references": [{"title": t, "url": u} for t, u in instance.references],
-        "mistakes": [
-            {"name": m.name, "title": m.title, "value": m.value, "feedback": m.feedback}
-            for m in instance.mistakes
-        ],
+        "mistakes": graded["mistakes"],
+        "part_count": instance.part_count,
+        "parts": [part_json(p) for p in instance.parts],
     }
+
+
+def question_only_json(instance: Instance) -> dict[str, Any]:
+    """``instance_json`` without the answers (``--no-answer``): each part keeps its number, masked prompt,
+    tolerance and carry flag, since its own prompt, variables and texts may show an earlier answer."""
+    data = instance_json(instance)
+    for key in ANSWER_KEYS:
+        data.pop(key)
+    data["parts"] = [
+        {k: p[k] for k in PART_QUESTION_KEYS} | {"prompt": p["masked_prompt"]} for p in data["parts"]
+    ]
+    return data
 
 
 def question_text(instance: Instance) -> str:
     """The question part as plain text: header, prompt, conventions (the last one states the tolerance)."""
+    parts_note = f" · {instance.part_count} parts" if instance.part_count > 1 else ""
     header = (
         f"{instance.title}  [{instance.id}]\n{instance.topic} · {instance.difficulty} · "
-        f"{instance.kind} · ~{instance.minutes:g} min"
+        f"{instance.kind} · ~{instance.minutes:g} min{parts_note}"
     )
     parts = [header, markdown_to_text(instance.prompt.strip())]
     if instance.conventions:
@@ -88,13 +133,39 @@ def question_text(instance: Instance) -> str:
     return "\n\n".join(parts)
 
 
+def part_question_text(instance: Instance, part: PartInstance, *, masked: bool = False) -> str:
+    """Part ``part`` asked as plain text: "Part 2 of 3", its prompt (``masked``: with the earlier answers
+    hidden) and the convention stating its tolerance."""
+    prompt = part.masked_prompt if masked else part.prompt
+    return (
+        f"Part {part.number} of {instance.part_count}\n\n{markdown_to_text(prompt.strip())}\n\n"
+        f"Conventions:\n- {markdown_to_text(part.tolerance_text)}"
+    )
+
+
+def part_answer_text(part: PartInstance) -> str:
+    """The answer to one part as plain text: "Part 2: 72", its explanation and TL;DR (when it has one)."""
+    lines = [f"Part {part.number}: {part.display}", markdown_to_text(part.explanation.strip())]
+    if part.tldr.strip():
+        lines.append(f"TL;DR: {markdown_to_text(part.tldr.strip())}")
+    return "\n\n".join(lines)
+
+
 def answer_text(instance: Instance) -> str:
-    """The answer part as plain text: answer, explanation, TL;DR, memory aid, follow-ups, references."""
+    """The answer part as plain text: answer, explanation, TL;DR, each later part (question, answer,
+    explanation), memory aid, follow-ups, references."""
     parts = [
         f"Answer: {instance.display}",
         "Worked explanation:\n" + markdown_to_text(instance.explanation.strip()),
         f"TL;DR: {markdown_to_text(instance.tldr.strip())}",
     ]
+    for part in instance.parts:
+        parts.append(part_question_text(instance, part))
+        parts.append(
+            f"Answer: {part.display}\n\nWorked explanation:\n{markdown_to_text(part.explanation.strip())}"
+        )
+        if part.tldr.strip():
+            parts.append(f"TL;DR: {markdown_to_text(part.tldr.strip())}")
     if instance.memory_aid:
         parts.append(f"Memory aid: {markdown_to_text(instance.memory_aid.strip())}")
     if instance.follow_ups:
@@ -119,14 +190,15 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     instance = bank.generate(template_id, seed, overrides(args.set))
     warn_instance(instance)
     if args.json:
-        data = instance_json(instance)
-        if args.no_answer:
-            for key in ANSWER_KEYS:
-                data.pop(key)
+        data = question_only_json(instance) if args.no_answer else instance_json(instance)
         print(json.dumps(data, indent=2))
         return 0
     print(question_text(instance))
-    if not args.no_answer:
+    if args.no_answer:
+        for part in instance.parts:
+            print()
+            print(part_question_text(instance, part, masked=True))
+    else:
         print()
         print(answer_text(instance))
     return 0

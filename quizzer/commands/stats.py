@@ -56,6 +56,14 @@ def stats_text(stats: Stats, utc_offset_seconds: int = 0) -> str:
             f"  {name:<28} {t.attempts:>8} {_percent(t.accuracy):>8}   "
             f"{_minutes(t.median_seconds)} / {_minutes(t.median_expected_seconds)}"
         )
+    if stats.parts:
+        lines += ["", "Chains, part by part"]
+        for p in stats.parts:
+            skipped = f", {p.skipped} skipped" if p.skipped else ""
+            lines.append(
+                f"  part {p.part} of {_cut(p.topic or '(no topic)', 28)} chains: "
+                f"{_percent(p.accuracy)} right ({p.right}/{p.attempts}{skipped})"
+            )
     if stats.mistakes:
         lines += ["", "Most frequent mistakes"]
         for m in stats.mistakes:

@@ -1,5 +1,6 @@
 """Grading: read typed answers (parse) and judge them against expected values (grade)."""
 
+from quizzer.grading.carry import trivial
 from quizzer.grading.grade import (
     VERDICTS,
     GradeContext,
@@ -35,4 +36,5 @@ __all__ = [
     "round_figures",
     "title_from_name",
     "tolerance_band",
+    "trivial",
 ]

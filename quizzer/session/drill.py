@@ -96,6 +96,7 @@ class DrillSession:
             mode=self.mode,
             session_id=self.session_id,
             on_attempt=self._recorded,
+            template=self._template(instance.template_id),
         )
 
     def _recorded(self, attempt: Attempt) -> None:
@@ -146,13 +147,14 @@ class DrillSession:
         return self.turn.revealed
 
     def skip(self) -> Instance:
-        """Give up on the current question (recorded as a skip; it ends the streak) and stay on it: the
-        screen shows its explanation, and ``next`` moves on."""
+        """Give up on the part being asked (recorded as a skip; it ends the streak) and stay on the
+        question: the screen shows that part's answer (and the next part of a chain, or the explanation),
+        and ``next`` moves on."""
         self.turn.skip()
         return self.instance
 
     def next(self) -> Instance:
-        """A fresh question (an open one is left unrecorded: nothing was answered)."""
+        """A fresh question (the parts of an open one not yet answered are left unrecorded)."""
         self.turn = self._turn(self._draw())
         return self.instance
 

@@ -1,4 +1,7 @@
 """MockExam: N questions under a countdown, answers revisable until submitted, graded only at the end."""
+# A chain (a question of several parts) is one question whose parts share its expected minutes: saving a
+# part's answer locks it and asks the next part, whose prompt shows the true earlier values (as in the
+# drill); the last part stays revisable. Every part is graded at the end, with carried credit.
 
 from __future__ import annotations
 
@@ -7,11 +10,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from quizzer.bank.render import Instance
+from quizzer.bank.schema import Template
 from quizzer.core.record import Record
 from quizzer.grading.grade import Verdict
 from quizzer.grading.parse import ParseError, parse_answer
-from quizzer.session.records import RIGHT, Attempt, SessionMark, attempt_for
-from quizzer.session.turn import grade_instance
+from quizzer.session.chain import grade_part, part_of
+from quizzer.session.records import RIGHT, Attempt, SessionMark
+from quizzer.session.turn import attempt_for_part
 
 #: What answer() returns once the mock is over.
 OVER = "the mock is over: answers can no longer change"
@@ -22,18 +27,43 @@ def expected_seconds(instances: Sequence[Instance]) -> float:
     return sum(i.minutes for i in instances) * 60.0
 
 
+class PartOutcome(Record):
+    """A follow-up part (2, 3, ...) of a chain in a finished mock: its attempt and verdict (None when
+    unanswered)."""
+
+    number: int
+    attempt: Attempt
+    verdict: Verdict | None
+
+
 class MockResult(Record):
-    """One question of a finished mock: its attempt, its verdict (None when unanswered) and expected time."""
+    """One question of a finished mock: its attempt, its verdict (None when unanswered) and expected time;
+    for a chain, ``attempt`` and ``verdict`` are part 1's and ``parts`` holds the others."""
 
     index: int
     instance: Instance
     attempt: Attempt
     verdict: Verdict | None
     expected_seconds: float
+    parts: tuple[PartOutcome, ...] = ()
+
+    @property
+    def attempts(self) -> tuple[Attempt, ...]:
+        """Every part's attempt, part 1 first."""
+        return (self.attempt, *(p.attempt for p in self.parts))
+
+    @property
+    def verdicts(self) -> tuple[Verdict | None, ...]:
+        return (self.verdict, *(p.verdict for p in self.parts))
 
     @property
     def right(self) -> bool:
-        return self.attempt.verdict in RIGHT
+        """Every part right (a question of one part: its answer)."""
+        return all(a.verdict in RIGHT for a in self.attempts)
+
+    @property
+    def parts_right(self) -> int:
+        return sum(a.verdict in RIGHT for a in self.attempts)
 
 
 class MockReport(Record):
@@ -54,6 +84,9 @@ class MockReport(Record):
     topics_to_work_on: tuple[tuple[str, int, int], ...]
     mistakes_to_work_on: tuple[tuple[str, str, int], ...]
     total_seconds: float = 0.0
+    parts_right: int = 0
+    """Parts right over every question (a question of one part is one part)."""
+    parts_total: int = 0
 
 
 class MockExam:
@@ -76,6 +109,7 @@ class MockExam:
         session_id: str = "",
         on_attempt: Callable[[Attempt], None] | None = None,
         on_mark: Callable[[SessionMark], None] | None = None,
+        templates: Callable[[str], Template | None] | None = None,
     ) -> None:
         if not instances:
             raise ValueError("a mock needs at least one question")
@@ -92,14 +126,18 @@ class MockExam:
         self._clock = clock
         self._wall = wall or (lambda: 0.0)
         self._on_attempt = on_attempt
-        self._answers = [""] * self.total
+        self._templates = templates or (lambda _id: None)
+        self._answers = [[""] * i.part_count for i in self.instances]  # per question, per part
+        self._locked = [0] * self.total  # parts of a chain answered and locked (the next one is asked)
         self._drafts = [""] * self.total  # typed in the box, not saved yet: kept if the time runs out
-        self._spent = [0.0] * self.total
+        self._spent = [[0.0] * i.part_count for i in self.instances]
         self._started = clock()
         self._deadline = self._started + self.total_seconds
         self._seen = self._started  # the latest clock reading, capped at the deadline: never goes back
         self._since = self._started  # when the current question became current
         self._results: list[MockResult] = []
+        self._pending: MockResult | None = None  # graded, its attempts being handed over
+        self._handed = 0  # attempts of the pending result handed over
         self._on_mark = on_mark
         self._mark = SessionMark(session_id, "mock", self._wall(), self.total)
         if on_mark is not None:  # in the history from the start: a mock a crash ends is seen as unfinished
@@ -113,7 +151,7 @@ class MockExam:
 
     def _close_current(self) -> None:
         now = self._now()
-        self._spent[self.current] += now - self._since
+        self._spent[self.current][self.part_on(self.current) - 1] += now - self._since
         self._since = now
 
     def remaining(self) -> float:
@@ -138,11 +176,25 @@ class MockExam:
 
     @property
     def answers(self) -> list[str]:
-        """The answers so far, one per question ('' for none); a copy."""
-        return list(self._answers)
+        """The answer of the part being asked of each question ('' for none); a copy. For a question of
+        one part this is its answer; a chain whose parts are all answered shows its last part's."""
+        return [a[self.part_on(i) - 1] for i, a in enumerate(self._answers)]
+
+    def part_answers(self, index: int) -> list[str]:
+        """Every part's answer of question ``index`` ('' for none), part 1 first; a copy."""
+        return list(self._answers[index])
+
+    def part_on(self, index: int) -> int:
+        """The part asked of question ``index``: the first not locked (the last once all are)."""
+        return min(self._locked[index] + 1, self.instances[index].part_count)
+
+    def complete(self, index: int) -> bool:
+        """Every part of question ``index`` has an answer."""
+        return all(self._answers[index])
 
     def answered(self) -> int:
-        return sum(bool(a) for a in self._answers)
+        """Questions whose every part has an answer."""
+        return sum(self.complete(i) for i in range(self.total))
 
     def draft(self, text: str) -> None:
         """What the answer box of the current question holds, saved or not: when the time runs out (or the
@@ -151,23 +203,29 @@ class MockExam:
             self._drafts[self.current] = text
 
     def answer(self, text: str) -> str | None:
-        """Set, revise or ('' clears) the current answer: None if accepted, else why not (answer kept)."""
+        """Set, revise or ('' clears) the answer of the part being asked: None if accepted, else why not
+        (answer kept). A chain's part other than the last is locked once answered, and the next is asked."""
         if self.tick():
             return OVER
+        index, number = self.current, self.part_on(self.current)
         if not text.strip():
-            self._answers[self.current] = ""
+            self._answers[index][number - 1] = ""
             return None
-        instance = self.instances[self.current]
+        question = part_of(self.instances[index], number)
         try:
-            parse_answer(text, instance.unit, instance.display_unit)
+            parse_answer(text, question.unit, question.display_unit)
         except ParseError as exc:
             return exc.message
-        self._answers[self.current] = text
+        self._answers[index][number - 1] = text
+        if number < self.instances[index].part_count:
+            self._close_current()  # the time so far goes to this part
+            self._locked[index] += 1
+            self._drafts[index] = ""
         return None
 
     def seconds_on(self, index: int) -> float:
-        """Seconds spent on question ``index`` so far."""
-        spent = self._spent[index]
+        """Seconds spent on question ``index`` so far (every part)."""
+        spent = sum(self._spent[index])
         if index == self.current and not self.finished:
             spent += self._now() - self._since
         return spent
@@ -185,36 +243,53 @@ class MockExam:
             self.timed_out = self.timed_out or self.remaining() <= 0
             self.finished = True
         while len(self._results) < self.total:
-            result = self._grade(len(self._results))
-            if self._on_attempt is not None:
-                self._on_attempt(result.attempt)
-            self._results.append(result)
+            if self._pending is None:
+                self._pending, self._handed = self._grade(len(self._results)), 0
+            attempts = self._pending.attempts
+            while self._handed < len(attempts):
+                if self._on_attempt is not None:
+                    self._on_attempt(attempts[self._handed])
+                self._handed += 1
+            self._results.append(self._pending)
+            self._pending = None
         self.report = self._report(tuple(self._results))
         if self._on_mark is not None:
             self._on_mark(self._mark.replace(finished=self._wall()))
         return self.report
 
     def _grade(self, index: int) -> MockResult:
-        instance, text = self.instances[index], self._answers[index]
-        if (
-            not text and self._drafts[index].strip()
-        ):  # typed, never saved: the time ran out or the mock was left
-            text = self._drafts[index].strip()
-        verdict = grade_instance(instance, text) if text else None
-        if verdict is not None and verdict.kind == "unparsed":  # a draft that does not read: kept as typed
-            verdict = None
-        attempt = attempt_for(
-            instance,
-            text,
-            verdict,
-            unanswered="timed-out" if self.timed_out else "skipped",
-            seconds=self._spent[index],
-            hints=0,
-            mode="mock",
-            at=self._wall(),
-            session=self.session_id,
+        instance = self.instances[index]
+        template = self._templates(instance.template_id) if instance.part_count > 1 else None
+        earlier: dict[int, int | float | None] = {}
+        outcomes: list[PartOutcome] = []
+        for number in range(1, instance.part_count + 1):
+            text = self._answers[index][number - 1]
+            draft = self._drafts[index].strip()
+            if not text and draft and number == self.part_on(index):
+                text = draft  # typed, never saved: the time ran out or the mock was left
+            graded = grade_part(template, instance, number, text, earlier) if text else None
+            verdict = graded.verdict if graded is not None else None
+            if verdict is not None and verdict.kind == "unparsed":  # a draft that does not read: kept
+                verdict = None
+            earlier[number] = verdict.given.value if verdict is not None and verdict.given else None
+            attempt = attempt_for_part(
+                instance,
+                number,
+                text,
+                verdict,
+                carried=graded.carried if graded is not None and verdict is not None else None,
+                unanswered="timed-out" if self.timed_out else "skipped",
+                seconds=self._spent[index][number - 1],
+                hints=0,
+                mode="mock",
+                at=self._wall(),
+                session=self.session_id,
+            )
+            outcomes.append(PartOutcome(number, attempt, verdict))
+        first = outcomes[0]
+        return MockResult(
+            index, instance, first.attempt, first.verdict, instance.minutes * 60.0, tuple(outcomes[1:])
         )
-        return MockResult(index, instance, attempt, verdict, instance.minutes * 60.0)
 
     def _report(self, results: tuple[MockResult, ...]) -> MockReport:
         topics: dict[str, list[int]] = {}
@@ -223,10 +298,11 @@ class MockExam:
             tally = topics.setdefault(r.instance.topic, [0, 0])
             tally[0] += r.right
             tally[1] += 1
-            v = r.verdict
-            if v is not None and v.mistake is not None:
-                own = any(m.name == v.mistake for m in r.instance.mistakes)
-                key = (r.instance.template_id, v.mistake) if own else v.mistake
+            for number, v in enumerate(r.verdicts, 1):
+                if v is None or v.mistake is None:
+                    continue
+                own = any(m.name == v.mistake for m in part_of(r.instance, number).mistakes)
+                key = (r.instance.template_id, number, v.mistake) if own else v.mistake
                 title = v.mistake_title or v.mistake
                 mistakes.setdefault(key, [title, v.feedback or "", 0])[2] += 1
         weak = [(topic, right, total) for topic, (right, total) in topics.items() if right < total]
@@ -237,9 +313,11 @@ class MockExam:
             score=sum(r.right for r in results),
             answered=sum(r.verdict is not None for r in results),
             total=self.total,
-            seconds_used=sum(self._spent),
+            seconds_used=sum(sum(spent) for spent in self._spent),
             timed_out=self.timed_out,
             topics_to_work_on=tuple(weak),
             mistakes_to_work_on=tuple((name, feedback, n) for name, feedback, n in common),
             total_seconds=self.total_seconds,
+            parts_right=sum(r.parts_right for r in results),
+            parts_total=sum(len(r.attempts) for r in results),
         )

@@ -10,11 +10,12 @@ if TYPE_CHECKING:
     from quizzer.bank.render import Instance
     from quizzer.grading.grade import Verdict
 
-#: Verdicts an attempt can have: the grader's five, plus a skip, plus a mock question left unanswered
-#: when its time ran out. "imprecise" (the right value rounded to too few figures) is not right.
-VERDICTS = ("exact", "correct", "imprecise", "close", "wrong", "skipped", "timed-out")
+#: Verdicts an attempt can have: the grader's five, "consistent" (a part of a chain right against the
+#: user's own wrong earlier answers), a skip, and a mock question left unanswered when its time ran out.
+#: "imprecise" (the right value rounded to too few figures) is not right.
+VERDICTS = ("exact", "correct", "consistent", "imprecise", "close", "wrong", "skipped", "timed-out")
 #: Verdicts that count as right.
-RIGHT = frozenset({"exact", "correct"})
+RIGHT = frozenset({"exact", "correct", "consistent"})
 #: Where an attempt was made.
 MODES = ("drill", "mock", "study", "plain")
 
@@ -50,6 +51,11 @@ class Attempt(Record):
     """The template's expected minutes when it was answered."""
     mistake_title: str | None = None
     """The matched mistake's human title ("Untied head left out"), shown where its id would be."""
+    part: int | None = None
+    """The part of a multi-part question (1 is the main question); None for a question of one part."""
+    carried: dict[str, Any] | None = None
+    """The earlier answers ({"1": value}) this part was graded against when they were wrong and it was
+    consistent with them; None otherwise."""
 
     @property
     def right(self) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
 import fsrs
@@ -19,6 +19,9 @@ _FSRS_RATINGS = {
     "easy": fsrs.Rating.Easy,
 }
 _SECONDS_PER_DAY = 86_400.0
+_RIGHT = frozenset({"exact", "correct", "consistent"})
+_FAILED = frozenset({"skipped", "timed-out", "wrong"})
+_RATED = _RIGHT | _FAILED | {"close", "imprecise"}
 
 
 def rating_for(verdict: str, seconds: float, expected_minutes: float, hints: int) -> str:
@@ -31,20 +34,42 @@ def rating_for(verdict: str, seconds: float, expected_minutes: float, hints: int
     ============================  ====================================  ======
     skipped, timed-out, wrong     (any)                                 again
     close, imprecise              (any)                                 hard
-    exact, correct                a hint was used                       hard
-    exact, correct                seconds <= 0.5 × expected             easy
-    exact, correct                seconds <= 1.5 × expected             good
-    exact, correct                slower                                hard
+    exact, correct, consistent    a hint was used                       hard
+    exact, correct, consistent    seconds <= 0.5 × expected             easy
+    exact, correct, consistent    seconds <= 1.5 × expected             good
+    exact, correct, consistent    slower                                hard
     ============================  ====================================  ======
 
     Raises ValueError for any other verdict (an unparsed answer grades nothing, so it has no rating).
     """
-    if verdict in ("skipped", "timed-out", "wrong"):
+    return rating_for_parts((verdict,), seconds, expected_minutes, hints)
+
+
+def rating_for_parts(verdicts: Sequence[str], seconds: float, expected_minutes: float, hints: int) -> str:
+    """The rating proposed for a question of one or more parts (a chain), from every part's verdict, the
+    seconds and hints of all parts together, and the template's expected minutes (shared by its parts).
+
+    - **again**: part 1 (the main question) was wrong, skipped or timed out, or more than half the
+      parts were;
+    - **hard**: some part was not right (close, imprecise, a later part wrong or skipped), a hint was used,
+      or the whole took more than 1.5 × the expected time;
+    - **easy**: every part right, no hint, within 0.5 × the expected time;
+    - **good**: every part right, no hint, within 1.5 × the expected time.
+
+    "consistent" (a later part right against the user's own earlier answer) counts as right, as it does
+    everywhere. For one part this is the table of ``rating_for``.
+    """
+    if not verdicts:
+        raise ValueError("no verdicts to rate")
+    for verdict in verdicts:
+        if verdict not in _RATED:
+            raise ValueError(f"no rating for the verdict {verdict!r}")
+    not_right = [v for v in verdicts if v not in _RIGHT]
+    failed = [v for v in verdicts if v in _FAILED]
+    if verdicts[0] in _FAILED or 2 * len(failed) > len(verdicts):
         return "again"
-    if verdict in ("close", "imprecise"):  # near, or right but short of the figures the question needs
+    if not_right:
         return "hard"
-    if verdict not in ("exact", "correct"):
-        raise ValueError(f"no rating for the verdict {verdict!r}")
     expected_seconds = expected_minutes * 60.0
     if hints > 0:
         return "hard"

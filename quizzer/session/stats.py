@@ -35,6 +35,19 @@ class TopicStats(Record):
     """Questions skipped or left unanswered in this topic (not in ``attempts``, accuracy or times)."""
 
 
+class PartStats(Record):
+    """How one part of the chains of a topic goes ("part 2 of kv-cache chains: 40% right")."""
+
+    topic: str
+    part: int
+    """1 is the main question of a chain, 2 its first follow-up, ..."""
+    attempts: int
+    right: int
+    accuracy: float
+    """right / attempts, in [0, 1] (0.0 when every attempt was skipped)."""
+    skipped: int = 0
+
+
 class MistakeCount(Record):
     """A named mistake and how often it was made."""
 
@@ -78,6 +91,8 @@ class Stats(Record):
     they are left out of ``attempts``, the accuracy and the times (they do count for the streak)."""
     unfinished_mocks: int = 0
     """Mocks that started and never finished (the app crashed or was killed while one ran)."""
+    parts: tuple[PartStats, ...] = ()
+    """The parts of the chains answered, by topic then part number (questions of one part are left out)."""
 
 
 def local_day(at: float, utc_offset_seconds: int = 0) -> int:
@@ -158,8 +173,16 @@ def compute_stats(
     skipped_total = 0
     skipped_in: dict[str, int] = {}
     practised: set[int] = set()  # local days with any attempt, skips included (the streak)
+    per_part: dict[tuple[str, int], list[int]] = {}  # (topic, part) -> [attempts, right, skipped]
     for a in attempts:
         practised.add(local_day(a.at, utc_offset_seconds))
+        if a.part is not None:
+            tally = per_part.setdefault((a.topic, a.part), [0, 0, 0])
+            if a.verdict in UNANSWERED:
+                tally[2] += 1
+            else:
+                tally[0] += 1
+                tally[1] += a.verdict in RIGHT
         if a.verdict in UNANSWERED:
             skipped_total += 1
             skipped_in[a.topic] = skipped_in.get(a.topic, 0) + 1
@@ -231,6 +254,10 @@ def compute_stats(
         last_at=last_at,
         skipped=skipped_total,
         unfinished_mocks=sum(1 for m in sessions if m.mode == "mock" and m.finished is None),
+        parts=tuple(
+            PartStats(topic, part, n, r, r / n if n else 0.0, skipped)
+            for (topic, part), (n, r, skipped) in sorted(per_part.items())
+        ),
     )
 
 
@@ -251,12 +278,14 @@ def stats_json(stats: Stats) -> dict[str, Any]:
     out["topics"] = [t.as_dict() for t in stats.topics]
     out["mistakes"] = [{**m.as_dict(), "template_ids": list(m.template_ids)} for m in stats.mistakes]
     out["days"] = [d.as_dict() for d in stats.days]
+    out["parts"] = [p.as_dict() for p in stats.parts]
     return out
 
 
 __all__ = [
     "DayStats",
     "MistakeCount",
+    "PartStats",
     "Stats",
     "TopicStats",
     "compute_stats",

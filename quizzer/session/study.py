@@ -9,10 +9,11 @@ from quizzer.bank.errors import TemplateError
 from quizzer.bank.hints import Hint
 from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance
+from quizzer.bank.schema import Template
 from quizzer.grading.grade import Verdict
 from quizzer.session.queue import study_counts
 from quizzer.session.records import RIGHT, Attempt, CardState
-from quizzer.session.srs import RATINGS, Scheduler, due, rating_for
+from quizzer.session.srs import RATINGS, Scheduler, due, rating_for_parts
 from quizzer.session.turn import Turn
 
 
@@ -22,8 +23,8 @@ class StudySession:
     ``cards`` maps template ids to their stored state (the session keeps its own copy and updates it).
     A question is the earliest due card, else a new template (in a seeded random order) while the daily
     limit allows (``new_per_day - new_today``), else nothing (``instance`` is None). Invalid or unknown ids
-    are dropped when drawn. Grading proposes a rating (``rating_for``); the user may ``override`` it;
-    ``next`` commits the review at ``wall()`` and draws the next question.
+    are dropped when drawn. Grading every part proposes a rating (``rating_for_parts``); the user may
+    ``override`` it; ``next`` commits the review at ``wall()`` and draws the next question.
     ``clock`` (monotonic seconds) times answers; ``wall`` (epoch seconds, UTC) stamps attempts, schedules
     reviews and decides what is due; ``on_attempt`` and ``on_review`` receive what the store persists.
     """
@@ -139,13 +140,28 @@ class StudySession:
             mode="study",
             session_id=self.session_id,
             on_attempt=self._recorded,
+            template=self._template_of(instance.template_id),
         )
 
+    def _template_of(self, template_id: str) -> Template | None:
+        try:
+            return self._bank.get(template_id)
+        except (KeyError, TemplateError):
+            return None
+
     def _recorded(self, attempt: Attempt) -> None:
-        """The turn made an attempt (graded or skipped): keep it, propose its rating, hand it on."""
+        """The turn made an attempt at a part (graded or skipped): keep it, hand it on, and once every
+        part is done propose the question's rating from all of them (``rating_for_parts``)."""
         self.attempts.append(attempt)
-        minutes = self.turn.instance.minutes if self.turn is not None else 0.0
-        self.proposed = self.rating = rating_for(attempt.verdict, attempt.seconds, minutes, attempt.hints)
+        turn = self.turn
+        if turn is not None and turn.done:
+            parts = turn.attempts
+            self.proposed = self.rating = rating_for_parts(
+                [a.verdict for a in parts],
+                sum(a.seconds for a in parts),
+                turn.instance.minutes,
+                sum(a.hints for a in parts),
+            )
         if self._on_attempt is not None:
             self._on_attempt(attempt)
 
@@ -170,10 +186,11 @@ class StudySession:
         return self.turn.revealed if self.turn is not None else ()
 
     def skip(self) -> None:
-        """Give up on the current question: a skipped attempt, rated "again" (nothing once graded)."""
+        """Give up on the part being asked: a skipped attempt (nothing once every part is done). Skipping
+        part 1 rates the question "again"; a later part's skip counts as that part not right."""
         if self.turn is None or self.done:
             return
-        self.turn.skip()  # rated "again" by _recorded
+        self.turn.skip()  # rated by _recorded once every part is done
 
     def override(self, rating: str) -> None:
         """Replace the proposed rating with the user's (one of RATINGS), once graded or skipped."""
@@ -198,7 +215,7 @@ class StudySession:
         if before is None:
             self._new_left = max(self._new_left - 1, 0)
         self.reviewed += 1
-        self.right += self.attempts[-1].verdict in RIGHT
+        self.right += self.turn is not None and all(a.verdict in RIGHT for a in self.turn.attempts)
         if self._on_review is not None:
             self._on_review(state)
         self.proposed = self.rating = None
@@ -208,8 +225,8 @@ class StudySession:
 
         With no question (nothing was due), draw again: a card may have fallen due since.
         """
-        if self.instance is not None:
-            self.skip()
+        if self.turn is not None:
+            self.turn.skip_rest()  # rated by _recorded
             self._commit()
         self.turn = self._turn(self._draw())
         self.proposed = self.rating = None

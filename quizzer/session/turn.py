@@ -1,26 +1,26 @@
-"""Turn: one question turn (instance, clock, hints, preview, answer, skip, verdict) and its Attempt."""
+"""Turn: one question turn (an instance and its parts: clock, hints, answers, skips) and its Attempts."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from quizzer.bank.hints import Hint, hint_steps
-from quizzer.bank.render import Instance, grade_context
-from quizzer.grading.grade import Mistake, Verdict, grade
+from quizzer.bank.render import Instance
+from quizzer.bank.schema import Template
+from quizzer.core.record import Record
+from quizzer.grading.grade import Verdict
 from quizzer.grading.parse import ParseError, parse_answer
+from quizzer.session.chain import Question, grade_part, grade_question, part_of
 from quizzer.session.records import Attempt, attempt_for
 
 
 def grade_instance(instance: Instance, answer: str) -> Verdict:
-    """Grade ``answer`` against an instance: its tolerance, its mistakes, then the built-in ones that fit it
-    (its dtype, the layers in scope, the unit a bare number means)."""
-    mistakes = [Mistake(m.name, m.value, m.feedback, m.title) for m in instance.mistakes]
-    return grade(
-        answer, instance.value, instance.unit, instance.tolerance, mistakes, context=grade_context(instance)
-    )
+    """Grade ``answer`` against an instance (its main question, part 1): its tolerance, its mistakes, then
+    the built-in ones that fit it (its dtype, the layers in scope, the unit a bare number means)."""
+    return grade_question(instance, answer)
 
 
-def read_answer(instance: Instance, answer: str) -> str:
+def read_answer(instance: Question, answer: str) -> str:
     """How ``answer`` would be read, for live feedback while typing ('' for empty input)."""
     if not answer.strip():
         return ""
@@ -32,11 +32,14 @@ def read_answer(instance: Instance, answer: str) -> str:
 
 
 class Turn:
-    """One question: answered once (a grade is final), or skipped; hints counted; timed on ``clock``.
+    """One question, of one part or a chain of several, each part answered once (a grade is final) or
+    skipped, in order; hints counted per part; each part timed on ``clock`` from when it is asked.
 
     ``clock`` (monotonic seconds) times the turn from construction; ``wall`` (epoch seconds) stamps the
-    attempt; ``on_attempt`` receives it the moment it is made (graded or skipped). An unreadable answer
-    grades nothing and records nothing: the verdict says what was understood.
+    attempts; ``on_attempt`` receives each the moment it is made (one per part, graded or skipped). An
+    unreadable answer grades nothing and records nothing: the verdict says what was understood.
+    ``template`` (the instance's) lets a later part be graded against the user's own wrong earlier answers
+    (``session.chain.grade_part``); without it every part is graded against the true values only.
     """
 
     def __init__(
@@ -48,60 +51,106 @@ class Turn:
         mode: str,
         session_id: str = "",
         on_attempt: Callable[[Attempt], None] | None = None,
+        template: Template | None = None,
     ) -> None:
         self.instance = instance
+        self.template = template
         self.mode = mode
         self.session_id = session_id
         self._clock, self._wall, self._on_attempt = clock, wall, on_attempt
         self.started = clock()
         """When the turn began (monotonic seconds)."""
+        self._part_started = self.started
+        self.number = 1
+        """The part being asked (1 is the main question); past the last part once the turn is done."""
         self.hints = 0
-        """Hints revealed so far (each is counted in the attempt)."""
-        self.verdict: Verdict | None = None
-        """The grade, once answered (never an unparsed one)."""
-        self.attempt: Attempt | None = None
-        """What was recorded: the graded answer or the skip; None while the turn is open."""
+        """Hints revealed so far for the part being asked (each is counted in its attempt)."""
+        self.results: list[PartResult] = []
+        """Each part answered or skipped so far, in order."""
+
+    # --- where the turn is -----------------------------------------------------------------------------
+
+    @property
+    def part_count(self) -> int:
+        return self.instance.part_count
+
+    @property
+    def chain(self) -> bool:
+        """The question has follow-up parts."""
+        return self.instance.part_count > 1
+
+    @property
+    def question(self) -> Question:
+        """The part being asked (the last part once the turn is done)."""
+        return part_of(self.instance, min(self.number, self.part_count))
 
     @property
     def done(self) -> bool:
-        """Answered or skipped: nothing more can change the turn."""
-        return self.attempt is not None
+        """Every part answered or skipped: nothing more can change the turn."""
+        return len(self.results) >= self.part_count
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The grade of the last part answered (None before any, or when it was skipped)."""
+        return self.results[-1].verdict if self.results else None
+
+    @property
+    def attempt(self) -> Attempt | None:
+        """The attempt of the last part answered or skipped; None before any."""
+        return self.results[-1].attempt if self.results else None
+
+    @property
+    def attempts(self) -> tuple[Attempt, ...]:
+        return tuple(r.attempt for r in self.results)
 
     @property
     def skipped(self) -> bool:
-        return self.attempt is not None and self.verdict is None
+        """The last part done was skipped."""
+        return bool(self.results) and self.results[-1].verdict is None
 
     def seconds(self) -> float:
-        """Seconds on this question so far (or until it was done)."""
-        if self.attempt is not None:
-            return self.attempt.seconds
+        """Seconds on this question so far, every part (or until it was done)."""
+        if self.done:
+            return sum(r.attempt.seconds for r in self.results)
         return max(self._clock() - self.started, 0.0)
 
     def preview(self, text: str) -> str:
-        """How ``text`` reads, before it is graded ('' for nothing typed)."""
-        return read_answer(self.instance, text)
+        """How ``text`` reads for the part being asked ('' for nothing typed)."""
+        return read_answer(self.question, text)
+
+    # --- what the user does ----------------------------------------------------------------------------
 
     def answer(self, text: str) -> Verdict:
-        """Grade ``text`` and record it; unreadable text grades nothing. Once done, the grade is final."""
-        if self.verdict is not None:
-            return self.verdict
-        verdict = grade_instance(self.instance, text)
-        if verdict.kind == "unparsed" or self.done:  # unread, or already skipped
-            return verdict
-        self.verdict = verdict
-        self._record(text, verdict)
-        return verdict
+        """Grade ``text`` as the answer to the part being asked and record it, then ask the next part;
+        unreadable text grades nothing. Once the turn is done, the last grade is final."""
+        if self.done:
+            return self.verdict if self.verdict is not None else grade_question(self.question, text)
+        earlier = {r.number: r.value for r in self.results}
+        graded = grade_part(self.template, self.instance, self.number, text, earlier)
+        if graded.verdict.kind == "unparsed":
+            return graded.verdict
+        self._record(text, graded.verdict, graded.carried)
+        return graded.verdict
 
     def skip(self) -> Attempt | None:
-        """Give up on the question: a skipped attempt (None if the turn was already done)."""
+        """Give up on the part being asked: a skipped attempt (None if the turn was already done)."""
         if self.done:
             return None
-        return self._record("", None)
+        return self._record("", None, None)
+
+    def skip_rest(self) -> tuple[Attempt, ...]:
+        """Skip every part not yet answered (leaving a study card, say); their attempts."""
+        out = []
+        while not self.done:
+            attempt = self.skip()
+            assert attempt is not None
+            out.append(attempt)
+        return tuple(out)
 
     def hint(self) -> Hint | None:
-        """Reveal the next hint: the nudges, then the derivation but its answer; None when all are shown
-        (or the turn is done)."""
-        hints = hint_steps(self.instance)
+        """Reveal the next hint of the part being asked: its nudges, then its derivation but the answer;
+        None when all are shown (or the turn is done)."""
+        hints = hint_steps(self.question)
         if self.done or self.hints >= len(hints):
             return None
         self.hints += 1
@@ -109,20 +158,79 @@ class Turn:
 
     @property
     def revealed(self) -> tuple[Hint, ...]:
-        """The hints revealed so far."""
-        return hint_steps(self.instance)[: self.hints]
+        """The hints revealed so far for the part being asked."""
+        return () if self.done else hint_steps(self.question)[: self.hints]
 
-    def _record(self, text: str, verdict: Verdict | None) -> Attempt:
-        self.attempt = attempt_for(
+    def _record(self, text: str, verdict: Verdict | None, carried: dict[str, int | float] | None) -> Attempt:
+        now = self._clock()
+        attempt = attempt_for_part(
             self.instance,
+            self.number,
             text,
             verdict,
-            seconds=max(self._clock() - self.started, 0.0),
+            carried=carried,
+            seconds=max(now - self._part_started, 0.0),
             hints=self.hints,
             mode=self.mode,
             at=self._wall(),
             session=self.session_id,
         )
+        value = verdict.given.value if verdict is not None and verdict.given is not None else None
+        self.results.append(PartResult(self.number, verdict, attempt, value))
+        self.number += 1
+        self.hints = 0
+        self._part_started = now
         if self._on_attempt is not None:
-            self._on_attempt(self.attempt)
-        return self.attempt
+            self._on_attempt(attempt)
+        return attempt
+
+
+class PartResult(Record):
+    """One part of a turn, answered (``verdict``) or skipped (None), and what the user gave (``value``)."""
+
+    number: int
+    verdict: Verdict | None
+    attempt: Attempt
+    value: int | float | None = None
+
+
+def attempt_for_part(
+    instance: Instance,
+    number: int,
+    answer: str,
+    verdict: Verdict | None,
+    *,
+    carried: dict[str, int | float] | None = None,
+    unanswered: str = "skipped",
+    seconds: float,
+    hints: int,
+    mode: str,
+    at: float,
+    session: str,
+) -> Attempt:
+    """The Attempt at part ``number`` of ``instance``: as ``attempt_for``, with the part's expected value,
+    unit and variables (the instance's and its own), and its share of the expected minutes (the parts
+    share the template's); ``part`` is None for a question of one part."""
+    attempt = attempt_for(
+        instance,
+        answer,
+        verdict,
+        unanswered=unanswered,
+        seconds=seconds,
+        hints=hints,
+        mode=mode,
+        at=at,
+        session=session,
+    )
+    if instance.part_count == 1:
+        return attempt
+    question = part_of(instance, number)
+    variables = instance.variables if number == 1 else {**instance.variables, **question.variables}
+    return attempt.replace(
+        part=number,
+        carried=carried,
+        expected=question.value,
+        unit=question.unit,
+        variables=variables,
+        minutes=instance.minutes / instance.part_count,
+    )

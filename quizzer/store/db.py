@@ -60,6 +60,12 @@ MIGRATIONS: tuple[str, ...] = (
         finished REAL
     );
     """,
+    # 4: interview chains: the part of a multi-part question an attempt answers, and the earlier answers it
+    # was graded against when it was graded consistent with them.
+    """
+    ALTER TABLE attempts ADD COLUMN part INTEGER;
+    ALTER TABLE attempts ADD COLUMN carried TEXT;
+    """,
 )
 #: The schema version this code writes.
 SCHEMA_VERSION = len(MIGRATIONS)

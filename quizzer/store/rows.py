@@ -22,11 +22,13 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "variables": (dict,),
     "mistake": (str, type(None)),
     "mistake_title": (str, type(None)),
+    "part": (int, type(None)),
+    "carried": (dict, type(None)),
 }
 
 
 #: Fields added after the first release, which rows written before may lack (they take their defaults).
-_ADDED_LATER = frozenset({"mistake_title"})
+_ADDED_LATER = frozenset({"mistake_title", "part", "carried"})
 
 
 def iso_utc(at: float) -> str:

@@ -14,9 +14,9 @@ if TYPE_CHECKING:
 #: The attempts columns in Attempt's field order: a row builds an Attempt positionally (Record's fast path).
 _FIELDS = (
     "template_id, seed, variables, answer, value, expected, unit, verdict, rel_error, mistake, seconds,"
-    " hints, mode, at, session, topic, minutes, mistake_title"
+    " hints, mode, at, session, topic, minutes, mistake_title, part, carried"
 )
-_INSERT_ATTEMPT = f"INSERT INTO attempts ({_FIELDS}) VALUES ({', '.join('?' * 18)})"
+_INSERT_ATTEMPT = f"INSERT INTO attempts ({_FIELDS}) VALUES ({', '.join('?' * 20)})"
 _SELECT_ATTEMPTS = f"SELECT {_FIELDS} FROM attempts"
 _SESSION_FIELDS = "session, mode, started, planned, finished"
 _UPSERT_SESSION = (
@@ -61,6 +61,8 @@ def write(conn: sqlite3.Connection, item: Item) -> None:
         a.topic,
         a.minutes,
         a.mistake_title,
+        a.part,
+        None if a.carried is None else json.dumps(a.carried, sort_keys=True),
     )
     conn.execute(_INSERT_ATTEMPT, row)
 
@@ -134,9 +136,49 @@ def cards(conn: sqlite3.Connection) -> list[CardState]:
 
 def _attempt(row: tuple[Any, ...], v: dict[str, Any], x: int | float | None, e: int | float) -> Attempt:
     """An Attempt from a row and its decoded JSON columns, all positional (Record's fast path)."""
-    t, seed, _, ans, _, _, unit, verdict, rel, mis, secs, hints, mode, at, ses, topic, mins, title = row
+    (
+        t,
+        seed,
+        _,
+        ans,
+        _,
+        _,
+        unit,
+        verdict,
+        rel,
+        mis,
+        secs,
+        hints,
+        mode,
+        at,
+        ses,
+        topic,
+        mins,
+        title,
+        part,
+        carried,
+    ) = row
     return Attempt(
-        t, seed, v, ans, x, e, unit, verdict, rel, mis, secs, hints, mode, at, ses, topic, mins, title
+        t,
+        seed,
+        v,
+        ans,
+        x,
+        e,
+        unit,
+        verdict,
+        rel,
+        mis,
+        secs,
+        hints,
+        mode,
+        at,
+        ses,
+        topic,
+        mins,
+        title,
+        part,
+        None if carried is None else json.loads(carried),
     )
 
 

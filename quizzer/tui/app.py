@@ -272,6 +272,7 @@ class QuizzerApp(App[None]):
 
     def start_mock(self, options: MockOptions | None = None) -> AwaitMount | None:
         """Open a timed mock interview; None (with a notice) if no template matches."""
+        from quizzer.session.chain import template_lookup
         from quizzer.session.mock import MockExam
         from quizzer.session.picking import pick_instances
         from quizzer.tui.screens.mock import MockScreen
@@ -295,6 +296,7 @@ class QuizzerApp(App[None]):
             session_id=self.new_session_id("mock"),
             on_attempt=self.record,
             on_mark=lambda mark: self.writer.submit(self.store.mark_session, mark),
+            templates=template_lookup(self.questions_bank()),
         )
         return self.open(MockScreen(exam))
 

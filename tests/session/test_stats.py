@@ -304,3 +304,35 @@ def test_counts_are_consistent(history: list[Attempt], offset: int, days: int) -
     assert sum(counts) <= sum(a.mistake is not None for a in answers)
     accuracies = [t.accuracy for t in s.topics]
     assert accuracies == sorted(accuracies)
+
+
+def test_chains_are_reported_part_by_part() -> None:
+    """Two kv-cache chains of 3 parts and one of 2 params parts: 'part 2 of kv-cache chains: 1 of 2 right'."""
+    rows = [
+        attempt("exact", topic="kv-cache").replace(part=1),
+        attempt("wrong", topic="kv-cache").replace(part=2),
+        attempt("skipped", topic="kv-cache").replace(part=3),
+        attempt("wrong", topic="kv-cache").replace(part=1),
+        attempt("consistent", topic="kv-cache").replace(part=2, carried={"1": 3}),
+        attempt("correct", topic="kv-cache").replace(part=3),
+        attempt("exact", topic="params"),  # one part: not in the chains table
+    ]
+    s = compute_stats(rows, now=NOW)
+    assert [(p.topic, p.part, p.attempts, p.right, p.skipped) for p in s.parts] == [
+        ("kv-cache", 1, 2, 1, 0),
+        ("kv-cache", 2, 2, 1, 0),
+        ("kv-cache", 3, 1, 1, 1),
+    ]
+    assert [p.accuracy for p in s.parts] == [0.5, 0.5, 1.0]
+    assert stats_json(s)["parts"][1] == {
+        "topic": "kv-cache",
+        "part": 2,
+        "attempts": 2,
+        "right": 1,
+        "accuracy": 0.5,
+        "skipped": 0,
+    }
+    from quizzer.commands.stats import stats_text
+
+    assert "part 2 of kv-cache chains: 50% right (1/2)" in stats_text(s)
+    assert "part 3 of kv-cache chains: 100% right (1/1, 1 skipped)" in stats_text(s)

@@ -32,6 +32,8 @@ ATTEMPTS_V1 = {
 }
 #: Migration 2 adds the matched mistake's human title.
 ATTEMPTS_V2 = {**ATTEMPTS_V1, "mistake_title": "TEXT"}
+#: Migration 4 adds the part of a chain an attempt answers and the earlier answers it carried.
+ATTEMPTS_V4 = {**ATTEMPTS_V2, "part": "INTEGER", "carried": "TEXT"}
 #: Migration 3 adds the sessions table (a mock that never finished is seen in Stats).
 SESSIONS_V3 = {"session": "TEXT", "mode": "TEXT", "started": "REAL", "planned": "INTEGER", "finished": "REAL"}
 CARDS_V1 = {"template_id": "TEXT", "card_json": "TEXT", "introduced": "REAL", "due": "REAL"}
@@ -53,7 +55,7 @@ def indexed_columns(conn: sqlite3.Connection, table: str) -> set[tuple[str, ...]
 def test_a_new_database_has_the_current_schema_in_wal_mode(tmp_path: Path) -> None:
     conn = db.connect(str(tmp_path / "h.db"))
     assert conn.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION == len(db.MIGRATIONS) >= 1
-    assert columns(conn, "attempts") == ATTEMPTS_V2
+    assert columns(conn, "attempts") == ATTEMPTS_V4
     assert columns(conn, "sessions") == SESSIONS_V3
     assert columns(conn, "cards") == CARDS_V1
     assert primary_key(conn, "attempts") == ["id"]
@@ -195,7 +197,7 @@ def test_a_version_1_history_gains_the_mistake_title_and_keeps_its_attempts(tmp_
     store.record(old.replace(mistake_title="Head left out", at=2.0))
     store.close()
     again = sqlite3.connect(path)
-    assert again.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION == 3
+    assert again.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION == 4
     assert again.execute("SELECT mistake_title FROM attempts ORDER BY id").fetchall() == [
         (None,),
         ("Head left out",),

@@ -416,3 +416,19 @@ def test_a_session_mark_survives_a_side_file(tmp_path: Path) -> None:
     assert problems == []
     _, read = sidefile.read(saved)
     assert read == items
+
+
+def test_a_chain_part_and_its_carried_answers_read_back(tmp_path: Path) -> None:
+    from quizzer.session.records import Attempt
+
+    path = tmp_path / "h.db"
+    store = HistoryStore.open(path)
+    part = Attempt("kv-chain", 3, {}, "12", 12, 24, "count", "consistent", 0.5, None, 9.0, 0, part=2)
+    store.record(part.replace(carried={"1": 10**30 + 7}))
+    store.record(part.replace(part=None, carried=None))
+    store.close()
+    again = HistoryStore.open(path)
+    first, second = again.attempts()
+    assert (first.part, first.carried) == (2, {"1": 10**30 + 7})  # exact, however big
+    assert (second.part, second.carried) == (None, None)
+    again.close()

@@ -1,4 +1,5 @@
-"""`make screenshot`: the README's picture of a drill's feedback, taken by the app itself (an SVG)."""
+"""`make screenshot`: the README's pictures of a drill's feedback and of a chain in progress, taken by the
+app itself (SVGs)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ from snapshot_app import drill_app
 from textual.widgets import Input
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "drill-feedback.svg"
+CHAIN_OUT = OUT.with_name("drill-chain.svg")
+#: The chain pictured: a template of the built-in bank with parts, and a seed.
+CHAIN = ("walkthrough-mla-serving", 3)
 
 
 async def main() -> None:
@@ -25,6 +29,49 @@ async def main() -> None:
         await pilot.pause()
         app.save_screenshot(filename=OUT.name, path=str(OUT.parent))
     print(f"wrote {OUT}")
+    await chain()
+
+
+async def chain() -> None:
+    """A chain in progress: part 1 answered wrong (doubled), part 2 consistent with it, part 3 asked."""
+    from snapshot_app import FakeClock, FakeWall
+
+    from quizzer.bank.loader import load_bank
+    from quizzer.store.history import HistoryStore
+    from quizzer.tui.app import DrillOptions, QuizzerApp
+
+    template_id, seed = CHAIN
+    from quizzer.paths import questions_dir
+
+    paths = [str(questions_dir())]
+    bank = load_bank(paths)
+    bank.templates()
+    app = QuizzerApp(
+        paths,
+        drill=DrillOptions(template_id=template_id, seed=seed),
+        clock=FakeClock(),
+        wall=FakeWall(),
+        seed_source=lambda: seed,
+        bank=bank,
+        store=HistoryStore.memory(),
+    )
+    async with app.run_test(size=(100, 36)) as pilot:
+        await pilot.pause()
+        for widget in app.screen.query(Input):
+            widget.cursor_blink = False
+        session = app.screen.session  # type: ignore[attr-defined]
+        template = bank.get(template_id)
+        from quizzer.bank.parts_render import recompute_part
+
+        wrong = 2 * session.instance.value
+        await pilot.press(*f"{wrong} bytes", "enter")
+        await pilot.pause()
+        carried = recompute_part(template, session.instance, 2, {1: wrong})
+        await pilot.press(*f"{carried:.4g}", "enter")
+        await pilot.pause()
+        await pilot.pause()
+        app.save_screenshot(filename=CHAIN_OUT.name, path=str(CHAIN_OUT.parent))
+    print(f"wrote {CHAIN_OUT}")
 
 
 if __name__ == "__main__":

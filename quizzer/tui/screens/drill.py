@@ -71,7 +71,7 @@ class DrillScreen(Screen[None]):
     @on(QuestionPanel.Graded)
     def graded(self, event: QuestionPanel.Graded) -> None:
         self.update_side()
-        self.panel.set_reading(FEEDBACK_HINT)
+        self.panel.set_reading(FEEDBACK_HINT if self.session.done else self.panel.idle_reading())
 
     # --- actions ---------------------------------------------------------------------------------------
 
@@ -84,12 +84,13 @@ class DrillScreen(Screen[None]):
         self.show_question()
 
     def action_skip(self) -> None:
-        """Skip: recorded as a skip, and the worked explanation shown as after a wrong answer."""
+        """Skip the part asked: recorded as a skip, its answer shown, then the next part of a chain, or
+        the worked explanation as after a wrong answer."""
         if self.session.done:
             return
         self.session.skip()
-        self.panel.show_verdict(None)
-        self.panel.set_reading(FEEDBACK_HINT)
+        self.panel.after_part(None)
+        self.panel.set_reading(FEEDBACK_HINT if self.session.done else self.panel.idle_reading())
         self.update_side()
 
     def action_hint(self) -> None:

@@ -19,6 +19,7 @@ from quizzer.tui.widgets.lines import dim, instance_label, line, plain
 from quizzer.tui.widgets.question_panel import QuestionPanel
 
 MOCK_HINT = dim("enter saves and moves on · ↑↓ other questions · ctrl+s submits · no feedback until the end")
+#: In a chain, enter locks a part and asks the next (its prompt shows the true earlier values).
 
 
 class MockScreen(Screen[None]):
@@ -66,7 +67,9 @@ class MockScreen(Screen[None]):
 
     def show_question(self) -> None:
         exam = self.exam
-        self.panel.show(None, exam.instances[exam.current], text=exam.answers[exam.current])
+        i = exam.current
+        locked = tuple(exam.part_answers(i)[: exam.part_on(i) - 1])  # a chain's parts answered so far
+        self.panel.show(None, exam.instances[i], text=exam.answers[i], locked=locked)
         self.update_status()
 
     def update_status(self) -> None:
@@ -83,8 +86,9 @@ class MockScreen(Screen[None]):
             )
         )
         marks: list[str | tuple[str, str]] = []
-        for i, text in enumerate(exam.answers):
-            mark = f" {i + 1}{'●' if text else '○'} "
+        for i in range(exam.total):
+            started = any(exam.part_answers(i))
+            mark = f" {i + 1}{'●' if exam.complete(i) else '◐' if started else '○'} "
             marks.append((mark, "reverse") if i == exam.current else mark)
         self.panel.set_strip(line(*marks))
 
@@ -111,11 +115,15 @@ class MockScreen(Screen[None]):
 
     @on(QuestionPanel.Submitted)
     def save_answer(self, event: QuestionPanel.Submitted) -> None:
+        part = self.exam.part_on(self.exam.current)
         problem = self.exam.answer(event.text.strip())
         if problem is not None:
             self.panel.set_reading(plain(f"✗ {problem}"))
             return
         self._confirming = False
+        if self.exam.part_on(self.exam.current) > part:  # a chain: the next part is asked here
+            self.show_question()
+            return
         unanswered = [i for i, text in enumerate(self.exam.answers) if not text]
         later = [i for i in unanswered if i > self.exam.current] or unanswered
         if later:

@@ -60,6 +60,19 @@ def stats_renderable(stats: Stats) -> RenderableType:
             f"{clock_text(t.median_seconds)} / {clock_text(t.median_expected_seconds)}",
         )
     parts += [topics, Text("")]
+    if stats.parts:
+        chains = Table(title="Chains, part by part", title_justify="left", box=None, padding=(0, 2))
+        for header, justify in (
+            ("part", "right"),
+            ("of topic", "left"),
+            ("attempts", "right"),
+            ("right", "right"),
+        ):
+            chains.add_column(header, justify=justify)  # type: ignore[arg-type]  # as above
+        for p in stats.parts:
+            skipped = f" ({p.skipped} skipped)" if p.skipped else ""
+            chains.add_row(str(p.part), Text(p.topic), f"{p.attempts}{skipped}", f"{p.accuracy:.0%}")
+        parts += [chains, Text("")]
     if stats.mistakes:
         mistakes = Table(title="Mistakes made most often", title_justify="left", box=None, padding=(0, 2))
         mistakes.add_column("mistake")

@@ -94,8 +94,7 @@ class StudyScreen(Screen[None]):
             dim("q back"),
         )
 
-    def show_graded(self) -> None:
-        self.panel.show_verdict(self.session.verdict)
+    def show_rated(self) -> None:
         self.show_rating()
         self.panel.set_reading(RATED_HINT)
         self.update_side()
@@ -115,7 +114,10 @@ class StudyScreen(Screen[None]):
 
     @on(QuestionPanel.Graded)
     def graded_answer(self, event: QuestionPanel.Graded) -> None:
-        self.show_graded()  # the panel graded the session's turn, and the session rated it
+        if self.session.done:  # every part graded: the session rated the question
+            self.show_rated()
+        else:
+            self.update_side()  # the panel asks the next part of the chain
 
     # --- actions ---------------------------------------------------------------------------------------
 
@@ -136,7 +138,11 @@ class StudyScreen(Screen[None]):
         if self.graded or self.session.instance is None:
             return
         self.session.skip()
-        self.show_graded()
+        self.panel.after_part(None)
+        if self.session.done:
+            self.show_rated()
+        else:
+            self.update_side()
 
     def action_hint(self) -> None:
         if self.graded or self.session.instance is None:

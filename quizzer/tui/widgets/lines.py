@@ -15,6 +15,7 @@ Part = str | tuple[str, str]
 VERDICT_WORDS = {
     "exact": "✓ Exact",
     "correct": "✓ Correct",
+    "consistent": "✓ Consistent",
     "imprecise": "≈ Right, but too few figures",
     "close": "≈ Close",
     "wrong": "✗ Wrong",
@@ -46,6 +47,7 @@ def md_escape(text: str) -> str:
 def meta_line(instance: Instance, *, kind: bool = False) -> Content:
     """Title in bold, then topic · difficulty (· kind) · expected minutes, and the instance id dimmed."""
     facts = [
+        *([f"{instance.part_count} parts"] if instance.part_count > 1 else []),
         instance.topic,
         instance.difficulty,
         *([instance.kind] if kind else []),

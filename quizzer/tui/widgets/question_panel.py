@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -11,12 +13,22 @@ from textual.message import Message
 from textual.widgets import Collapsible, Markdown, Static
 
 from quizzer.bank.render import Instance
+from quizzer.bank.values import PartInstance
 from quizzer.grading.grade import Verdict
-from quizzer.session.turn import Turn, read_answer
+from quizzer.session.chain import Question, part_of
+from quizzer.session.turn import PartResult, Turn, read_answer
 from quizzer.tui.widgets.answer_input import AnswerInput
 from quizzer.tui.widgets.cached import CachedRenderable
-from quizzer.tui.widgets.lines import dim, hint_lines, meta_line, plain, verdict_line
-from quizzer.tui.widgets.teaching import question_markdown, teaching_markdown
+from quizzer.tui.widgets.lines import dim, hint_lines, md_escape, meta_line, plain, verdict_line
+from quizzer.tui.widgets.teaching import (
+    outcome_markdown,
+    part_markdown,
+    question_markdown,
+    teaching_markdown,
+)
+
+if TYPE_CHECKING:
+    from rich.markdown import Markdown as RichMarkdown
 
 #: Characters that, typed outside the answer box, jump into it (the start of a number).
 ANSWER_START = frozenset("0123456789.~≈")
@@ -60,6 +72,8 @@ class QuestionPanel(Vertical):
         self._placeholder = placeholder
         self.turn: Turn | None = None
         self.instance: Instance | None = None
+        self.question: Question | None = None
+        """The part being asked (the instance itself for part 1 or a question of one part)."""
         self._prepared: Instance | None = None
 
     def compose(self) -> ComposeResult:
@@ -69,6 +83,7 @@ class QuestionPanel(Vertical):
         yield Static(classes="question-strip")
         with VerticalScroll(classes="screen-body question-body", can_focus=True):
             yield Markdown(classes="question-prompt")
+            yield Vertical(classes="chain")  # a chain's parts: each outcome, then the next part asked
             yield Static(classes="hints")
             with Vertical(classes="feedback"):
                 # One Static rendering rich's Markdown: Textual's Markdown widget builds a widget per block,
@@ -113,28 +128,96 @@ class QuestionPanel(Vertical):
     def set_reading(self, content: Content) -> None:
         self.query_one(".reading", Static).update(content)
 
-    def show(self, turn: Turn | None, instance: Instance | None = None, *, text: str = "") -> None:
+    def show(
+        self,
+        turn: Turn | None,
+        instance: Instance | None = None,
+        *,
+        text: str = "",
+        locked: tuple[str, ...] = (),
+    ) -> None:
         """Show a new question: ``turn``'s (graded here), or ``instance`` alone (read here, graded elsewhere);
-        ``text`` is what the answer box holds (a mock's saved answer)."""
+        ``text`` is what the answer box holds (a mock's saved answer). ``locked`` holds the answers of a
+        chain's earlier parts that can no longer change (a mock): they are listed, then the next part."""
         self.turn = turn
         self.instance = instance or (turn.instance if turn is not None else None)
         assert self.instance is not None
+        self.question = self.instance
         self.query_one(".question-meta", Static).update(meta_line(self.instance))
         self.query_one(".question-prompt", Markdown).update(question_markdown(self.instance))
+        self.query_one(".chain", Vertical).remove_children()
         for selector in (".hints", ".feedback", ".verdict"):
             self.query_one(selector).display = False
         self.query_one(".verdict", Static).set_classes("verdict")
         self._prepared = None
-        self.set_reading(self.hint_line)
+        for number, answer in enumerate(locked, 1):
+            self._mount_locked(number, answer)
+            self._ask(number + 1)
+        self.set_reading(self.idle_reading())
+        self._open_box(text)
+        self.body.scroll_home(animate=False)
+        if locked:
+            self.call_after_refresh(self.body.scroll_end, animate=False)
+        if self.grades:
+            self.call_after_refresh(self.prepare_feedback)  # after the question is painted
+
+    def _open_box(self, text: str) -> None:
         box = self.answer_box
         box.value = text
         box.disabled = False
         box.display = True
         box.arm()
         box.focus()
-        self.body.scroll_home(animate=False)
-        if self.grades:
-            self.call_after_refresh(self.prepare_feedback)  # after the question is painted
+
+    def _ask(self, number: int) -> None:
+        """Ask part ``number`` of the chain: its prompt joins the body, and answers are read in its unit."""
+        assert self.instance is not None
+        self.question = part_of(self.instance, number)
+        self.query_one(".chain", Vertical).mount(
+            Static(_markdown(part_markdown(self.instance, number)), classes="chain-prompt")
+        )
+
+    def _mount_locked(self, number: int, answer: str) -> None:
+        note = f"**Part {number}** · your answer: {md_escape(answer)} (locked: graded at the end)"
+        self.query_one(".chain", Vertical).mount(Static(_markdown(note), classes="chain-outcome"))
+
+    def _mount_outcome(self, result: PartResult) -> None:
+        """A chain part's verdict and explanation, kept in the body above the next part."""
+        assert self.instance is not None
+        verdict = result.verdict
+        kind = verdict.kind if verdict is not None else "skipped"
+        question = part_of(self.instance, result.number)
+        said = verdict.summary if verdict is not None else f"The answer: {question.display}"
+        feedback = verdict.feedback if verdict is not None else None
+        self.query_one(".chain", Vertical).mount(
+            Vertical(
+                Static(
+                    verdict_line(kind, f"Part {result.number}: {said}", feedback),
+                    classes=f"chain-verdict is-{kind}",
+                ),
+                Static(
+                    _markdown(outcome_markdown(self.instance, result.number)), classes="chain-explanation"
+                ),
+                classes="chain-outcome",
+            )
+        )
+
+    def after_part(self, verdict: Verdict | None) -> None:
+        """The turn's part was graded (``verdict``) or skipped (None). In a chain its outcome joins the
+        body and, until the last part, the next part is asked in the same answer box; once every part
+        is done, the verdict and the worked explanation of the whole."""
+        turn = self.turn
+        if turn is not None and turn.chain and turn.results:
+            self._mount_outcome(turn.results[-1])
+            if not turn.done:
+                self.query_one(".verdict", Static).display = False  # the outcome above says it
+                self._ask(turn.number)
+                self.query_one(".hints", Static).display = False
+                self._open_box("")
+                self.set_reading(self.idle_reading())
+                self.call_after_refresh(self.body.scroll_end, animate=False)
+                return
+        self.show_verdict(verdict)
 
     def show_nothing(self, title: str, markdown: str, reading: Content) -> None:
         """An empty state: no question, a message, no answer box (study with nothing due)."""
@@ -160,9 +243,9 @@ class QuestionPanel(Vertical):
         widget = self.query_one(".verdict", Static)
         widget.display = True
         if verdict is None:
-            assert self.instance is not None
+            assert self.question is not None
             widget.set_classes("verdict is-skipped")
-            widget.update(verdict_line("skipped", f"The answer: {self.instance.display}"))
+            widget.update(verdict_line("skipped", f"The answer: {self.question.display}"))
         else:
             widget.set_classes(f"verdict is-{verdict.kind}")
             widget.update(verdict_line(verdict.kind, verdict.summary, verdict.feedback))
@@ -211,10 +294,24 @@ class QuestionPanel(Vertical):
     @on(AnswerInput.Changed)
     def read_as_typed(self, event: AnswerInput.Changed) -> None:
         event.stop()
-        if self.instance is None or (self.turn is not None and self.turn.done):
+        if self.question is None or (self.turn is not None and self.turn.done):
             return
-        reading = read_answer(self.instance, event.value)
-        self.set_reading(plain(reading) if reading else self.hint_line)
+        reading = read_answer(self.question, event.value)
+        self.set_reading(plain(reading) if reading else self.idle_reading())
+
+    def idle_reading(self) -> Content:
+        """What the line under the answer box says while nothing is typed: the keys, and in a chain
+        which part is asked."""
+        instance, question = self.instance, self.question
+        if instance is None or question is None or instance.part_count == 1:
+            return self.hint_line
+        number = question.number if isinstance(question, PartInstance) else 1
+        where = (f"part {number} of {instance.part_count} · ", "bold")
+        if not self.grades and number < instance.part_count:  # a mock locks the part to ask the next
+            return Content.assemble(
+                where, dim(f"enter locks this answer and asks part {number + 1} · ctrl+s submits")
+            )
+        return Content.assemble(where, self.hint_line)
 
     @on(AnswerInput.Submitted)
     def submit(self, event: AnswerInput.Submitted) -> None:
@@ -227,14 +324,24 @@ class QuestionPanel(Vertical):
         if turn is None or turn.done or not text.strip():
             return
         verdict = turn.answer(text)
-        self.show_verdict(verdict)
-        if verdict.kind != "unparsed":
-            self.post_message(self.Graded(turn, verdict))
+        if verdict.kind == "unparsed":
+            self.show_verdict(verdict)
+            return
+        self.after_part(verdict)
+        self.post_message(self.Graded(turn, verdict))
 
     def on_key(self, event: Key) -> None:
+        """A digit typed outside the box starts an answer in it."""
         box = self.answer_box
         open_turn = self.instance is not None and not (self.turn is not None and self.turn.done)
         if box.display and not box.has_focus and open_turn and event.character in ANSWER_START:
             box.focus()
             box.insert_text_at_cursor(event.character)
             event.stop()
+
+
+def _markdown(text: str) -> RichMarkdown:
+    """``text`` as rich's Markdown (imported on first use: it pulls in pygments)."""
+    from rich.markdown import Markdown
+
+    return Markdown(text, hyperlinks=False)

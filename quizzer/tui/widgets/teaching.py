@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from quizzer.bank.render import Instance
+from quizzer.bank.values import PartInstance
 
 
 def question_markdown(instance: Instance) -> str:
@@ -13,10 +14,30 @@ def question_markdown(instance: Instance) -> str:
     return text
 
 
+def part_markdown(instance: Instance, number: int) -> str:
+    """Part ``number`` (2, 3, ...) of a chain as asked: its heading, prompt and tolerance sentence."""
+    part = instance.parts[number - 2]
+    return f"**Part {number} of {instance.part_count}.** {part.prompt.strip()}\n\n*{part.tolerance_text}*"
+
+
+def outcome_markdown(instance: Instance, number: int) -> str:
+    """What follows a chain part's verdict: part 1's exact answer and TL;DR (its explanation comes with
+    the whole, at the end), or a later part's exact answer and explanation."""
+    if number == 1:
+        return f"Exact answer: **{instance.display}**. {instance.tldr.strip()}"
+    part: PartInstance = instance.parts[number - 2]
+    return f"Exact answer: **{part.display}**.\n\n{part.explanation.strip()}"
+
+
 def teaching_markdown(instance: Instance) -> str:
     """The answer, worked explanation, TL;DR, memory aid and references."""
+    answers = f"### Answer: {instance.display}"
+    if instance.parts:
+        answers = f"### Answers: part 1 {instance.display}" + "".join(
+            f" · part {p.number} {p.display}" for p in instance.parts
+        )
     parts = [
-        f"### Answer: {instance.display}",
+        answers,
         instance.explanation.strip(),
         f"**TL;DR** {instance.tldr.strip()}",
     ]
