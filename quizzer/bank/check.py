@@ -6,6 +6,7 @@ import math
 import random
 from collections.abc import Iterable
 
+from quizzer.bank.chain_check import check_parts, part_text_problems
 from quizzer.bank.derivation import answer_with_derivation
 from quizzer.bank.draw import constraint_schedule, draw_value, expand
 from quizzer.bank.errors import ExprError, TemplateError
@@ -77,16 +78,22 @@ def check_template(
 ) -> tuple[list[TemplateError], int]:
     """Problems of one valid template over ``seeds``, and how many instances were generated.
 
-    With ``omissions``, the omission lint runs on every instance too (``quizzer check --omissions``).
+    Every part of a chain is checked as the main answer is (its problems name ``parts[i].``...). With
+    ``omissions``, the omission lint runs on every instance too, on the main answer and on each part's.
     """
 
     def problem(field: str, message: str) -> TemplateError:
         return TemplateError(template.path, template.id, field, message)
 
-    problems: list[TemplateError] = tolerance_problems(template)
+    problems: list[TemplateError] = [*tolerance_problems(template), *part_text_problems(template)]
     count = 0
     try:
-        count = _check_seeds(template, seeds, problems, OmissionLint(template) if omissions else None)
+        lints = (
+            [OmissionLint(template), *(OmissionLint(template, part=i) for i in range(len(template.parts)))]
+            if omissions
+            else []
+        )
+        count = _check_seeds(template, seeds, problems, lints)
     except TemplateError as exc:
         problems.append(exc)
     except Exception as exc:  # a case the checks missed: still this template's problem, never a crash
@@ -95,7 +102,7 @@ def check_template(
 
 
 def _check_seeds(
-    template: Template, seeds: Iterable[int], problems: list[TemplateError], lint: OmissionLint | None
+    template: Template, seeds: Iterable[int], problems: list[TemplateError], lints: list[OmissionLint]
 ) -> int:
     """Append the problems of ``template`` over ``seeds``; the instances generated."""
 
@@ -120,8 +127,9 @@ def _check_seeds(
             )
             break
         count += 1
-        if lint is not None:
+        for lint in lints:
             lint.visit(instance, seed)
+        problems.extend(check_parts(template, instance, seed, seen))
         value = instance.value
         if not math.isfinite(value) or value <= 0:
             key = ("answer.expr", "value")
@@ -151,7 +159,7 @@ def _check_seeds(
                 problems.append(
                     problem("answer.unit", f"is {template.unit!r} but the calculator returns {unit!r}")
                 )
-    if lint is not None:
+    for lint in lints:
         problems.extend(lint.problems())
     return count
 
@@ -163,7 +171,7 @@ def _calculator_unit(template: Template, variables: dict[str, object]) -> str | 
         expand(var, variables[var.name], env)
     _, steps = answer_with_derivation(template, env, Budget())
     if steps and steps[-1].label != "Answer":
-        return steps[-1].unit
+        return str(steps[-1].unit)  # a core Unit (a StrEnum): its repr is not the unit's name
     return None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from quizzer.bank.chain_check import part_env, part_view
 from quizzer.bank.draw import expand
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.expr import Budget
@@ -50,18 +51,20 @@ class OmissionLint:
     template at most ``MAX_OMISSION_CHARS`` characters: a lint that stops short says so, once.
     """
 
-    def __init__(self, template: Template, steps: int = MAX_EVAL_STEPS) -> None:
-        self.template, self.steps_per_instance = template, steps
-        self.omissions, complete = omissions_within(template)
-        accepted = {o.step for o in template.omissions_ok}
+    def __init__(self, template: Template, steps: int = MAX_EVAL_STEPS, *, part: int | None = None) -> None:
+        """The lint of the main answer, or with ``part`` (an index into ``template.parts``) of that part's
+        answer: its findings name ``parts[i].answer.expr`` and its own ``omissions_ok`` accepts them."""
+        self.template, self.steps_per_instance, self.part = template, steps, part
+        self.view = template if part is None else part_view(template, part)
+        self.prefix = "" if part is None else f"parts[{part}]."
+        self.omissions, complete = omissions_within(self.view)
+        accepted = {o.step for o in self.view.omissions_ok}
         self.steps = {o.step for o in self.omissions}
         self.active = [o for o in self.omissions if o.step not in accepted]
         self.spent: TemplateError | None = None
         self.cut: TemplateError | None = None
         if not complete:
-            self.cut = TemplateError(
-                template.path,
-                template.id,
+            self.cut = self._error(
                 "answer.expr",
                 f"the omission lint tried the first {len(self.omissions)} steps only: their copies of the "
                 f"expression pass {MAX_OMISSION_CHARS:,} characters (split it into expr variables)",
@@ -70,15 +73,22 @@ class OmissionLint:
         self.fns = _Memo(calculators())
         self.visited = 0
 
+    def _error(self, field: str, message: str) -> TemplateError:
+        return TemplateError(self.template.path, self.template.id, self.prefix + field, message)
+
     def visit(self, instance: Instance, seed: int) -> None:
         """Evaluate every omission for ``instance``; record the findings not yet recorded."""
-        env: dict[str, Any] = {}
-        for var in self.template.variables:
-            expand(var, instance.variables[var.name], env)
+        question: Any = instance
+        if self.part is None:
+            env: dict[str, Any] = {}
+            for var in self.template.variables:
+                expand(var, instance.variables[var.name], env)
+        else:
+            env, question = part_env(self.template, instance, self.part), instance.parts[self.part]
         self.visited += 1
         budget = Budget(self.steps_per_instance)
-        for omission, value in omitted_values(self.template, env, self.active, self.fns, budget):
-            graded = grade_omission(instance, value)
+        for omission, value in omitted_values(self.view, env, self.active, self.fns, budget):
+            graded = grade_omission(question, value)
             if graded is None:
                 continue
             kind, mistake = graded
@@ -90,20 +100,18 @@ class OmissionLint:
                 continue
             key = (omission.step, finding)
             if key not in self.found:
-                self.found[key] = self._problem(omission.step, omission.how, finding, seed, value, instance)
+                self.found[key] = self._problem(omission.step, omission.how, finding, seed, value, question)
         if budget.left <= 0 and self.spent is None:
-            self.spent = TemplateError(
-                self.template.path,
-                self.template.id,
+            self.spent = self._error(
                 "answer.expr",
                 f"seed {seed}: the omission lint stopped: its {len(self.active)} omissions exceed the "
                 f"evaluation budget of {budget.limit:,} steps for one instance",
             )
 
     def _problem(
-        self, step: str, how: str, finding: str, seed: int, value: Any, instance: Instance
+        self, step: str, how: str, finding: str, seed: int, value: Any, question: Any
     ) -> TemplateError:
-        shown = answer_display(value, instance.unit, instance.display_unit)
+        shown = answer_display(value, question.unit, question.display_unit)
         if finding == SILENT:
             message = (
                 f"leaving out {step!r} ({how}) still grades correct at seed {seed} (value {shown}); "
@@ -115,18 +123,16 @@ class OmissionLint:
                 f"leaving out {step!r} ({how}) grades close at seed {seed} (value {shown}) and no mistake "
                 "says what was left out; add a mistake for it, or declare it in omissions_ok with a reason"
             )
-        return TemplateError(self.template.path, self.template.id, "answer.expr", message)
+        return self._error("answer.expr", message)
 
     def problems(self) -> list[TemplateError]:
         """The findings, then every omissions_ok entry that names no step of the derivation."""
         out = [*self.found.values(), *(p for p in (self.cut, self.spent) if p is not None)]
-        for i, declared in enumerate(self.template.omissions_ok):
+        for i, declared in enumerate(self.view.omissions_ok):
             if declared.step not in self.steps:
                 known = ", ".join(repr(s) for s in sorted(self.steps)) or "none"
                 out.append(
-                    TemplateError(
-                        self.template.path,
-                        self.template.id,
+                    self._error(
                         f"omissions_ok[{i}].step",
                         f"{declared.step!r} is no step of the answer's derivation; the steps are: {known}",
                     )

@@ -27,8 +27,8 @@ _WORDS = {
     "hours": 3600.0,
     "days": 86400.0,
 }
-_BINARY = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
-_DECIMAL = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
+_BINARY = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50, "Ei": 2.0**60}
+_DECIMAL = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18, "Z": 1e21}
 #: What a decimal or binary prefix may stand before: bytes, FLOPs, FLOP/s, params, tokens.
 _PREFIXED = ("B", "FLOP", "bytes", "param", "token")
 
@@ -58,6 +58,19 @@ def prompt_numbers(text: str, per_unit: float = 1) -> tuple[float, ...]:
     (80.0, 80000000000.0, 16.0, 24.0, 25769803776.0)
     """
     found: dict[float, None] = {}
+    for _start, _end, values in number_spans(text, per_unit):
+        found.update(dict.fromkeys(values))
+    return tuple(found)
+
+
+def number_spans(text: str, per_unit: float = 1) -> list[tuple[int, int, tuple[float, ...]]]:
+    """Each number ``text`` shows: where it is (start, end, its suffix and unit word included) and the
+    values it can mean (as ``prompt_numbers`` reads them).
+
+    >>> [(text[a:b], v) for text in ["of 7.5 GiB, 32 sequences"] for a, b, v in number_spans(text)]
+    [('7.5 GiB', (7.5, 8053063680.0)), ('32 sequences', (32.0,))]
+    """
+    out = []
     for match in _NUMBER.finditer(text):
         number = match.group("digits").replace(",", "") + (match.group("frac") or "")
         if match.group("exp"):
@@ -74,8 +87,9 @@ def prompt_numbers(text: str, per_unit: float = 1) -> tuple[float, ...]:
             values.append(float(Decimal(number) * Decimal(repr(scale)) * Decimal(repr(unit or 1.0))))
         if per_unit != 1 and scale == 1.0 and not word:  # "80" alone; "16 sequences" is no 16 GiB
             values.append(bare * per_unit)
-        found.update(dict.fromkeys(v for v in values if v == v and abs(v) != float("inf")))
-    return tuple(found)
+        kept = tuple(dict.fromkeys(v for v in values if v == v and abs(v) != float("inf")))
+        out.append((match.start(), match.end(), kept))
+    return out
 
 
-__all__ = ["prompt_numbers"]
+__all__ = ["number_spans", "prompt_numbers"]

@@ -50,14 +50,14 @@ class PartGrade(Record):
 
 def carried_answers(
     instance: Instance, number: int, earlier: Mapping[int, int | float | None]
-) -> dict[int, float]:
+) -> dict[int, int | float]:
     """The earlier answers that part ``number`` may be graded against: wrong, yet not trivial.
 
     ``earlier`` maps a part before ``number`` to the value the user gave it (None: skipped or unread).
     A right answer carries nothing (the true value is used anyway); a trivial one (0, a number its
     prompt printed, more than a factor of 100 off: ``grading.carry.trivial``) earns no carried credit.
     """
-    out: dict[int, float] = {}
+    out: dict[int, int | float] = {}
     for k, given in sorted(earlier.items()):
         if given is None or not 1 <= k < number:
             continue
@@ -66,12 +66,17 @@ def carried_answers(
             continue
         per_unit = display_scale(question.unit, question.display_unit) if question.display_unit else 1
         shown = prompt_numbers(_prompt(question), per_unit)
-        if not trivial(float(given), float(question.value), shown):
-            out[k] = given
+        try:
+            if not trivial(float(given), float(question.value), shown):
+                out[k] = given
+        except OverflowError:  # beyond a float: no honest attempt (the parser never gives one)
+            continue
     return out
 
 
 def _prompt(question: Question) -> str:
+    """What the student was shown of the question's own numbers: its prompt. (Not the conventions: their
+    general figures, "fp32 4, bf16 2", would make honest answers look copied.)"""
     return question.prompt
 
 
