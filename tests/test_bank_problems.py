@@ -282,7 +282,8 @@ def test_every_template_teaches() -> None:
         assert template.follow_ups or template.parts, where  # what an interviewer asks next: text or graded
         assert all(f.question.strip() and f.answer.strip() for f in template.follow_ups), where
         for part in template.parts:
-            assert part.prompt.strip() and part.explanation.strip(), (where, part.number)
+            assert part.prompt.strip(), (where, part.number)
+            assert part.explanation.strip(), (where, part.number)
         assert template.references, where
         assert all(re.match(r"https?://", r.url) for r in template.references), where
 

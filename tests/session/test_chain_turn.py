@@ -52,14 +52,16 @@ def test_a_turn_asks_the_parts_in_order_and_records_each(bank) -> None:  # type:
     clock.now += 10
     assert turn.answer(str(gpus)).kind == "exact"
     assert (turn.number, turn.question.value) == (2, jobs)
-    assert turn.hint() is not None and turn.hints == 1  # hints count for the part asked
+    assert turn.hint() is not None
+    assert turn.hints == 1
     clock.now += 5
     assert turn.answer("nonsense ab").kind == "unparsed"  # nothing recorded
     assert turn.answer(str(jobs)).kind == "exact"
     assert turn.hints == 0
     clock.now += 1
     turn.skip()
-    assert turn.done and turn.skipped
+    assert turn.done
+    assert turn.skipped
     assert [(a.part, a.verdict, a.seconds, a.hints) for a in made] == [
         (1, "exact", 10.0, 0),
         (2, "exact", 5.0, 1),
@@ -67,7 +69,8 @@ def test_a_turn_asks_the_parts_in_order_and_records_each(bank) -> None:  # type:
     ]
     assert [a.expected for a in made] == [gpus, jobs, per_queue]
     assert [a.minutes for a in made] == [1.0, 1.0, 1.0]  # the template's 3 minutes, shared by its parts
-    assert turn.skip() is None and turn.skip_rest() == ()
+    assert turn.skip() is None
+    assert turn.skip_rest() == ()
 
 
 def test_a_wrong_earlier_part_carries_only_with_the_template(bank) -> None:  # type: ignore[no-untyped-def]
@@ -95,7 +98,9 @@ def test_a_question_of_one_part_records_no_part_number(bank) -> None:  # type: i
     assert instance.part_count == 1
     turn = Turn(instance, clock=Clock(), wall=lambda: 0.0, mode="drill")
     turn.skip()
-    assert turn.done and turn.attempt is not None and turn.attempt.part is None
+    assert turn.done
+    assert turn.attempt is not None
+    assert turn.attempt.part is None
 
 
 @pytest.mark.parametrize(
@@ -118,7 +123,9 @@ def test_the_study_rating_of_a_chain(verdicts, seconds, hints, rating) -> None: 
     assert rating_for_parts(verdicts, seconds, 3.0, hints) == rating
 
 
-@pytest.mark.parametrize("verdict", ["exact", "correct", "consistent", "close", "imprecise", "wrong", "skipped"])
+@pytest.mark.parametrize(
+    "verdict", ["exact", "correct", "consistent", "close", "imprecise", "wrong", "skipped"]
+)
 @pytest.mark.parametrize("seconds", [10.0, 100.0, 500.0])
 def test_one_part_rates_as_before(verdict: str, seconds: float) -> None:
     """For one part the mapping is the table of rating_for, written out here by hand."""
@@ -129,9 +136,9 @@ def test_one_part_rates_as_before(verdict: str, seconds: float) -> None:
 
 
 def test_rating_refuses_what_has_no_rating() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no verdicts"):
         rating_for_parts((), 1.0, 1.0, 0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no rating for the verdict 'unparsed'"):
         rating_for_parts(("exact", "unparsed"), 1.0, 1.0, 0)
 
 
@@ -148,13 +155,18 @@ def test_a_mock_chain_locks_each_part_and_grades_all_at_the_end(bank) -> None:  
     assert mock.part_on(0) == 1
     clock.now += 20
     assert mock.answer(str(2 * gpus)) is None  # wrong, and locked: part 2 is asked
-    assert mock.part_on(0) == 2 and mock.answers == [""] and mock.answered() == 0
-    assert mock.answer("") is None and mock.part_answers(0)[0] == str(2 * gpus)  # a lock holds
+    assert mock.part_on(0) == 2
+    assert mock.answers == [""]
+    assert mock.answered() == 0
+    assert mock.answer("") is None
+    assert mock.part_answers(0)[0] == str(2 * gpus)
     clock.now += 30
     assert mock.answer(str(2 * jobs)) is None
     assert mock.part_on(0) == 3
-    assert mock.answer("1") is None and mock.answer(repr(2 * per_queue)) is None  # the last part: revisable
-    assert mock.part_on(0) == 3 and mock.answered() == 1
+    assert mock.answer("1") is None
+    assert mock.answer(repr(2 * per_queue)) is None
+    assert mock.part_on(0) == 3
+    assert mock.answered() == 1
     clock.now += 5
     report = mock.finish()
     assert [(a.part, a.verdict) for a in made] == [(1, "wrong"), (2, "consistent"), (3, "consistent")]

@@ -145,6 +145,7 @@ def test_topics_to_work_on_worst_first_over_the_real_bank() -> None:
     qs = [bank.generate(template_id, 7) for template_id in ids]
     t = Setup(qs, total_seconds=expected_seconds(qs))
     assert t.mock.remaining() == sum(q.minutes for q in qs) * 60
+
     # topic 1: one right, one left blank; topic 2: both wrong (1000x too big); topic 3: right
     # (a chain is right when every part is: its parts are answered in turn, each as shown)
     def every_part(q):  # type: ignore[no-untyped-def]

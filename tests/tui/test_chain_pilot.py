@@ -113,7 +113,8 @@ async def test_a_drill_chain_is_graded_part_by_part(pack: Path, how: str) -> Non
         assert rows[0][:2] == (1, "wrong")
         assert rows[1] == (2, "consistent", {"1": 2 * part1})
         assert rows[2][:2] == (3, "consistent")
-        assert rows[2][2] is not None and set(rows[2][2]) == {"1", "2"}
+        assert rows[2][2] is not None
+        assert set(rows[2][2]) == {"1", "2"}
     else:
         assert rows == [(1, "skipped", None), (2, "skipped", None), (3, "skipped", None)]
 
@@ -193,7 +194,8 @@ async def test_a_mock_chain_is_one_question_graded_per_part(pack: Path, how: str
         report = app.screen.report
         text = str(app.screen.query_one("#report-body Static", Static).render())
         rows = stored(store, app)
-    assert report.total == 1 and report.parts_total == 3
+    assert report.total == 1
+    assert report.parts_total == 3
     assert report.score == (1 if how == "right" else 0)
     assert report.parts_right == {"right": 3, "consistent": 2, "skipped": 0}[how]
     assert [p for p, _, _ in rows] == [1, 2, 3]
