@@ -84,7 +84,7 @@ def grade(capsys: pytest.CaptureFixture[str], ref: str, *args: str) -> dict[str,
 def test_show_json_lists_each_part_with_its_answer(capsys: pytest.CaptureFixture[str], seed: int) -> None:
     data, gpus, jobs, per_queue = arithmetic(capsys, seed)
     v = data["variables"]
-    assert set(data) == INSTANCE_KEYS | {"part_count", "parts"}
+    assert set(data) == INSTANCE_KEYS | {"part_count", "parts", "common_mistakes"}
     assert data["answer"]["value"] == gpus
     assert data["part_count"] == 3
     second, third = data["parts"]
@@ -131,7 +131,7 @@ def test_show_json_of_a_part_with_its_own_variables(capsys: pytest.CaptureFixtur
 
 def test_show_json_of_a_template_without_parts_keeps_its_keys(capsys: pytest.CaptureFixture[str]) -> None:
     data = out_json(capsys, "show", "embedding-table-params#1")
-    assert set(data) == INSTANCE_KEYS | {"part_count", "parts"}
+    assert set(data) == INSTANCE_KEYS | {"part_count", "parts", "common_mistakes"}
     assert data["parts"] == []
     assert data["part_count"] == 1
 
@@ -516,3 +516,22 @@ def test_show_and_grade_of_a_chain_leave_out_what_start_up_avoids(argv: list[str
         check=True,
     )
     assert proc.stdout.strip().splitlines()[-1] == "LOADED:"
+
+
+def test_show_lists_the_common_mistakes_without_the_answers(capsys: pytest.CaptureFixture[str]) -> None:
+    """chain-arithmetic#3: the "Common mistakes" section names each mistake of every part, before or after
+    answering, and hides nothing but numbers that are answers."""
+    data, gpus, _, _ = arithmetic(capsys, 3)
+    rows = {row["title"]: row["text"] for row in data["common_mistakes"]}
+    v = data["variables"]
+    assert set(rows) == {"Part 1: Added", "Part 2: Jobs added to GPUs", "Part 3: Multiplied"}
+    assert rows["Part 1: Added"] == (
+        f"You added {v['racks']} and {v['per_rack']}: every rack holds {v['per_rack']} GPUs, so multiply."
+    )
+    assert rows["Part 2: Jobs added to GPUs"] == (  # part 1's answer hidden
+        f"You added the jobs of one GPU to the GPU count: multiply … by {v['jobs_per_gpu']}."
+    )
+    assert main(["show", "chain-arithmetic#3", "--no-answer", *PACK]) == 0
+    plain = capsys.readouterr().out
+    assert "Common mistakes:\n- Part 1: Added: You added" in plain
+    assert f"multiply {gpus} by" not in plain

@@ -318,25 +318,31 @@ def test_plain_skips_a_template_whose_instance_cannot_be_made(tmp_path: Path) ->
 
 
 KV_PER_TOKEN = ["show", "kv-cache-bytes#3", "--set", "seq_len=1", "--set", "batch=1"]
+#: A million tokens in each of 65,536 sequences: more cache than any server holds (a warning, still posed).
+KV_HUGE = ["show", "kv-cache-bytes#3", "--set", "seq_len=1048576", "--set", "batch=65536"]
 KV_WARNING = (
     "quizzer: warning: outside this template's usual range: "
-    "kv_cache_bytes(n_layers, n_kv_heads, head_dim, seq_len, batch, dtype) >= 2 ** 30"
+    "kv_cache_bytes(n_layers, n_kv_heads, head_dim, seq_len, batch, dtype) <= 2 ** 44"
 )
 
 
 def test_show_poses_own_numbers_outside_the_range_with_a_warning() -> None:
-    proc = run(*KV_PER_TOKEN)
+    proc = run(*KV_HUGE)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.strip().splitlines() == [KV_WARNING]
+    assert "Answer: " in proc.stdout
+    proc = run(*KV_PER_TOKEN)  # one token of one sequence is a real cache: no warning
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
     assert "a batch of 1 sequence;" in proc.stdout
     assert "1 token already" in proc.stdout
     assert "Answer: " in proc.stdout
 
 
 def test_show_json_carries_the_warnings_and_the_new_fields(capsys: pytest.CaptureFixture[str]) -> None:
-    data = out_json(capsys, *KV_PER_TOKEN)
+    data = out_json(capsys, *KV_HUGE)
     assert data["warnings"] == [KV_WARNING.removeprefix("quizzer: warning: ")]
-    assert data["variables"]["seq_len"] == 1
+    assert data["variables"]["seq_len"] == 1048576
     assert data["tolerance"]["text"] == data["conventions"][-1]
     assert data["tolerance"]["text"].startswith("Answers within 1% are correct")
     assert isinstance(data["needed_figures"], int)
@@ -362,7 +368,7 @@ def test_show_json_keeps_the_markdown(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_grade_warns_on_own_numbers_and_prints_plain_text() -> None:
-    proc = run("grade", "kv-cache-bytes#3", "2 GiB", "--set", "seq_len=1", "--set", "batch=1")
+    proc = run("grade", "kv-cache-bytes#3", "2 GiB", "--set", "seq_len=1048576", "--set", "batch=65536")
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.strip().splitlines() == [KV_WARNING]
     assert proc.stdout.count("\n") == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import math
 import re
+from decimal import Decimal
 from functools import cache
 
 import pytest
@@ -60,7 +61,13 @@ def written_forms(instance: Instance) -> list[str]:
         if instance.display_unit == "%":  # a bare number means percent here
             return [*percent, format_sig(100 * value, 5)]
         return [*percent, format_sig(value, 6), format_sci(value, 5), format_sig(value, 4)]
-    digits = format_count(value) if isinstance(value, int) else f"{value:,.6f}".rstrip("0").rstrip(".")
+    # every digit of a float, in plain decimal (six decimals would drop the figures of a 10.49 µs answer)
+    plain = format(Decimal(repr(value)), ",f")
+    digits = (
+        format_count(value)
+        if isinstance(value, int)
+        else (plain.rstrip("0").rstrip(".") if "." in plain else plain)
+    )
     forms = [f"{digits} {unit}", f"{format_sci(value, 5)} {unit}", format_quantity(value, unit, digits=4)]
     if unit in COUNT_UNITS:
         forms.append(format_si(value, 4))

@@ -68,7 +68,7 @@ def number_spans(text: str, per_unit: float = 1) -> list[tuple[int, int, tuple[f
     values it can mean (as ``prompt_numbers`` reads them).
 
     >>> [(text[a:b], v) for text in ["of 7.5 GiB, 32 sequences"] for a, b, v in number_spans(text)]
-    [('7.5 GiB', (7.5, 8053063680.0)), ('32 sequences', (32.0,))]
+    [('7.5 GiB', (7.5, 8053063680.0)), ('32', (32.0,))]
     """
     out = []
     for match in _NUMBER.finditer(text):
@@ -88,7 +88,13 @@ def number_spans(text: str, per_unit: float = 1) -> list[tuple[int, int, tuple[f
         if per_unit != 1 and scale == 1.0 and not word:  # "80" alone; "16 sequences" is no 16 GiB
             values.append(bare * per_unit)
         kept = tuple(dict.fromkeys(v for v in values if v == v and abs(v) != float("inf")))
-        out.append((match.start(), match.end(), kept))
+        # a word that is no unit ("24 by") is not part of the number
+        end = (
+            match.end()
+            if unit is not None
+            else max(match.end(g) for g in ("digits", "frac", "exp", "suffix"))
+        )
+        out.append((match.start(), end, kept))
     return out
 
 

@@ -7,6 +7,7 @@ import json
 import os
 from typing import Any
 
+from quizzer.bank.common_mistakes import common_mistakes
 from quizzer.bank.plaintext import markdown_to_text
 from quizzer.bank.render import Instance
 from quizzer.bank.values import PartInstance
@@ -103,6 +104,7 @@ def instance_json(instance: Instance) -> dict[str, Any]:
         "follow_ups": [{"question": q, "answer": a} for q, a in instance.follow_ups],
         "references": [{"title": t, "url": u} for t, u in instance.references],
         "mistakes": graded["mistakes"],
+        "common_mistakes": [{"title": t, "text": f} for t, f in common_mistakes(instance)],
         "part_count": instance.part_count,
         "parts": [part_json(p) for p in instance.parts],
     }
@@ -166,6 +168,8 @@ def answer_text(instance: Instance) -> str:
         )
         if part.tldr.strip():
             parts.append(f"TL;DR: {markdown_to_text(part.tldr.strip())}")
+    if instance.mistakes or any(p.mistakes for p in instance.parts):
+        parts.append(common_mistakes_text(instance))
     if instance.memory_aid:
         parts.append(f"Memory aid: {markdown_to_text(instance.memory_aid.strip())}")
     if instance.follow_ups:
@@ -179,6 +183,13 @@ def answer_text(instance: Instance) -> str:
     if instance.references:
         parts.append("References:\n" + "\n".join(f"- {t}: {u}" for t, u in instance.references))
     return "\n\n".join(parts)
+
+
+def common_mistakes_text(instance: Instance) -> str:
+    """The "Common mistakes" section as plain text: each mistake's title and feedback, the numbers that
+    would give an answer away hidden (``bank.common_mistakes``)."""
+    rows = common_mistakes(instance)
+    return "Common mistakes:\n" + "\n".join(f"- {t}: {markdown_to_text(f.strip())}" for t, f in rows)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -198,6 +209,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         for part in instance.parts:
             print()
             print(part_question_text(instance, part, masked=True))
+        if instance.mistakes or any(p.mistakes for p in instance.parts):
+            print()
+            print(common_mistakes_text(instance))
     else:
         print()
         print(answer_text(instance))

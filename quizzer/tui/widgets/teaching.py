@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from quizzer.bank.common_mistakes import common_mistakes
 from quizzer.bank.render import Instance
 from quizzer.bank.values import PartInstance
 
@@ -30,7 +31,7 @@ def outcome_markdown(instance: Instance, number: int) -> str:
 
 
 def teaching_markdown(instance: Instance) -> str:
-    """The answer, worked explanation, TL;DR, memory aid and references."""
+    """The answer, worked explanation, TL;DR, common mistakes, memory aid and references."""
     answers = f"### Answer: {instance.display}"
     if instance.parts:
         answers = f"### Answers: part 1 {instance.display}" + "".join(
@@ -41,6 +42,11 @@ def teaching_markdown(instance: Instance) -> str:
         instance.explanation.strip(),
         f"**TL;DR** {instance.tldr.strip()}",
     ]
+    rows = common_mistakes(instance)
+    if rows:
+        parts.append(
+            "**Common mistakes**\n\n" + "\n".join(f"- **{title}**: {text.strip()}" for title, text in rows)
+        )
     if instance.memory_aid:
         parts.append(f"**Memory aid** {instance.memory_aid.strip()}")
     if instance.references:
