@@ -173,6 +173,14 @@ def _export(p: Parser) -> None:
     _db(p)
 
 
+def _config(p: Parser) -> None:
+    p.add_argument(
+        "what",
+        choices=("path",),
+        help="path: print where config.toml is (QUIZZER_CONFIG, else the config folder)",
+    )
+
+
 #: verb -> (module in quizzer.commands with run(args, parser) -> int, help, takes --questions, arguments)
 VERBS: dict[str, tuple[str, str, bool, Callable[[Parser], None]]] = {
     "drill": ("tui", "open the app straight into a drill", True, _drill_db),
@@ -186,6 +194,7 @@ VERBS: dict[str, tuple[str, str, bool, Callable[[Parser], None]]] = {
     "count": ("count", "parameter, memory and FLOP breakdown of a real model", False, _count),
     "stats": ("stats", "accuracy, times, mistakes and streak from your practice history", False, _stats),
     "export": ("export", "every recorded attempt as CSV or JSON", False, _export),
+    "config": ("config", "the settings file: `quizzer config path` prints where it is", False, _config),
 }
 
 

@@ -1,8 +1,11 @@
-"""Settings: the user's defaults for the study modes, read from config.toml (unknown keys are errors)."""
+"""Settings: the user's defaults, read from config.toml (unknown keys are errors); the app saves its theme."""
 
 from __future__ import annotations
 
+import os
+import re
 import tomllib
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from quizzer.core.checks import did_you_mean
@@ -11,14 +14,14 @@ from quizzer.core.record import Record
 
 
 class ConfigError(QuizzerError):
-    """config.toml cannot be used: the message names the file and the key."""
+    """config.toml cannot be used (or saved): the message names the file and the key."""
 
 
 class Settings(Record):
-    """Defaults the command-line flags override.
+    """Defaults the command-line flags override, the app's theme and its keymap.
 
-    >>> Settings().new_per_day, Settings().mock_count, Settings().mock_minutes
-    (10, 8, 20.0)
+    >>> Settings().new_per_day, Settings().mock_count, Settings().mock_minutes, Settings().theme
+    (10, 8, 20.0, None)
     """
 
     new_per_day: int = 10
@@ -27,6 +30,11 @@ class Settings(Record):
     """Questions in a mock interview."""
     mock_minutes: float = 20.0
     """Minutes for a whole mock interview."""
+    theme: str | None = None
+    """The app's theme, by Textual's name ("nord"); the palette's theme switcher saves it. None: Textual's."""
+    keymap: tuple[tuple[str, str], ...] = ()
+    """``[keymap]``: (binding id, keys) pairs, several keys comma-separated ("ctrl+n,j"). The app checks the
+    ids (config.py does not know them: the bindings live in the TUI)."""
 
 
 #: key -> (type, smallest allowed value)
@@ -35,6 +43,11 @@ _FIELDS: dict[str, tuple[type, float]] = {
     "mock_count": (int, 1),
     "mock_minutes": (float, 0),
 }
+_KNOWN = (*_FIELDS, "theme", "keymap")
+#: What a binding id looks like (quizzer's are kebab-case); any other is quoted in messages.
+_PLAIN_ID = re.compile(r"[A-Za-z0-9_-]+")
+#: One key of a keymap value: a name or a character, with modifiers ("j", "ctrl+n", "question_mark", "?").
+_KEY = re.compile(r"[^\s,]+")
 
 
 def load_settings(path: str) -> Settings:
@@ -50,9 +63,17 @@ def load_settings(path: str) -> Settings:
         raise ConfigError(f"{path}: TOML syntax error: {exc}") from None
     values: dict[str, Any] = {}
     for key, value in data.items():
+        if key == "theme":
+            if not isinstance(value, str) or not value.strip():
+                raise ConfigError(f'{path}: theme must be the name of a theme, e.g. "nord"')
+            values[key] = value.strip()
+            continue
+        if key == "keymap":
+            values[key] = _keymap(path, value)
+            continue
         if key not in _FIELDS:
-            known = ", ".join(_FIELDS)
-            raise ConfigError(f"{path}: unknown key {key!r}{did_you_mean(key, _FIELDS)} (known: {known})")
+            known = ", ".join(_KNOWN)
+            raise ConfigError(f"{path}: unknown key {key!r}{did_you_mean(key, _KNOWN)} (known: {known})")
         kind, least = _FIELDS[key]
         if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int):
             raise ConfigError(f"{path}: {key} must be {'a number' if kind is float else 'a whole number'}")
@@ -60,3 +81,183 @@ def load_settings(path: str) -> Settings:
             raise ConfigError(f"{path}: {key} must be {'more than' if kind is float else 'at least'} {least}")
         values[key] = kind(value)
     return Settings(**values)
+
+
+def _id(binding_id: str) -> str:
+    """A binding id as messages show it: plain when it looks like one, else quoted (a newline, a space)."""
+    return binding_id if _PLAIN_ID.fullmatch(binding_id) else repr(binding_id)
+
+
+def _keymap(path: str, table: object) -> tuple[tuple[str, str], ...]:
+    """``[keymap]``'s (binding id, keys) pairs, keys stripped of spaces; ConfigError for a malformed one."""
+    if not isinstance(table, dict):
+        raise ConfigError(f'{path}: keymap must be a table: [keymap] with lines like drill-next = "j"')
+    pairs: list[tuple[str, str]] = []
+    for binding_id, keys in table.items():
+        names = [k.strip() for k in keys.split(",")] if isinstance(keys, str) else []
+        if not names or not all(_KEY.fullmatch(k) for k in names):
+            raise ConfigError(
+                f"{path}: keymap.{_id(binding_id)} must be a key, or keys separated by commas, "
+                'e.g. "j" or "ctrl+n,j"'
+            )
+        pairs.append((binding_id, ",".join(names)))
+    return tuple(pairs)
+
+
+def check_keymap(path: str, keymap: Iterable[tuple[str, str]], binding_ids: Collection[str]) -> None:
+    """Raise ConfigError for the first binding id of ``keymap`` that is not in ``binding_ids``.
+
+    >>> check_keymap("c.toml", [("drill-nxt", "j")], {"drill-next", "drill-hint"})
+    Traceback (most recent call last):
+    ...
+    quizzer.config.ConfigError: c.toml: keymap.drill-nxt: no binding has this id (did you mean 'drill-next'?)
+    """
+    for binding_id, _ in keymap:
+        if binding_id not in binding_ids:
+            hint = did_you_mean(binding_id, binding_ids)
+            raise ConfigError(f"{path}: keymap.{_id(binding_id)}: no binding has this id{hint}")
+
+
+def check_theme(path: str, theme: str | None, themes: Collection[str]) -> None:
+    """Raise ConfigError if ``theme`` (when set) is not one of ``themes``.
+
+    >>> check_theme("config.toml", "nrod", ["nord", "dracula"])
+    Traceback (most recent call last):
+    ...
+    quizzer.config.ConfigError: config.toml: theme: there is no theme 'nrod' (did you mean 'nord'?)
+    """
+    if theme is not None and theme not in themes:
+        raise ConfigError(f"{path}: theme: there is no theme {theme!r}{did_you_mean(theme, themes)}")
+
+
+# --- writing ---------------------------------------------------------------------------------------------
+
+#: A new config.toml: comments first (what can be set), then what the app saves, then the keymap's example
+#: (last, so that uncommenting [keymap] never pulls a top-level key into the table).
+_NEW_FILE_TOP = """\
+# quizzer's settings ("Settings" in its README). The app saves the theme picked in its palette here.
+# new_per_day = 10     # new templates a study session introduces a day, at most
+# mock_count = 8       # questions in a mock
+# mock_minutes = 20    # minutes for a whole mock
+"""
+_NEW_FILE_END = """
+# [keymap]             # binding id = key, or keys separated by commas
+# drill-next = "j"
+"""
+
+#: The keys the app saves (top-level strings); the rest of the file is the user's.
+SAVED_KEYS = ("theme",)
+
+
+def save_setting(path: str, key: str, value: str) -> None:
+    """Set ``key = value`` in the config file at ``path``, keeping every other byte; create it if missing.
+
+    An existing line keeps its place and its comment; a new one goes after the last top-level setting (before
+    the tables). The new text is checked (read back, it must hold what the old one did plus ``key``), written
+    to a temporary file in the same folder and renamed over the old one: the user's file is the old one or
+    the new one, never half-written. A symlink's target is written. Raises ConfigError (naming the file) when
+    the file is read-only, unreadable, not TOML, or cannot be written; the file is then unchanged.
+    """
+    if key not in SAVED_KEYS:
+        raise ValueError(f"the app saves only {', '.join(SAVED_KEYS)}, not {key!r}")
+    target = os.path.realpath(path)
+    try:
+        with open(target, encoding="utf-8", newline="") as fh:
+            text: str | None = fh.read()
+    except FileNotFoundError:
+        text = None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot save the {key}: cannot read the file: {_reason(exc)}") from None
+    if text is None:
+        new_text = _NEW_FILE_TOP + _with_key("", key, value) + _NEW_FILE_END
+    else:
+        if os.stat(target).st_mode & 0o222 == 0:  # even root, for whom a write would succeed, leaves it alone
+            raise ConfigError(f"{path}: cannot save the {key}: the file is read-only")
+        try:
+            before = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: cannot save the {key}: TOML syntax error: {exc}") from None
+        new_text = _with_key(text, key, value)
+        if tomllib.loads(new_text) != {**before, key: value}:  # never write a file that reads differently
+            raise ConfigError(f"{path}: cannot save the {key}: the file's layout is beyond this editor")
+    try:
+        _replace(target, new_text)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot save the {key}: {_reason(exc)}") from None
+
+
+def _with_key(text: str, key: str, value: str) -> str:
+    """``text`` (valid TOML) with the top-level ``key = value``: the old value replaced, or a new line."""
+    import tomlkit  # only the app, and only when it saves
+    from tomlkit.items import AoT, Comment, Item, Table
+
+    doc = tomlkit.parse(text)
+    item = tomlkit.item(value)
+    if key in doc:
+        old = doc.item(key)
+        if isinstance(old, Item):  # its comment and line ending stay (the caller rejects any other shape)
+            trivia = old.trivia
+            item.trivia.indent, item.trivia.comment_ws = trivia.indent, trivia.comment_ws
+            item.trivia.comment, item.trivia.trail = trivia.comment, trivia.trail
+        doc[key] = item
+        return doc.as_string()
+    body = doc.body
+    tables = [i for i, (_, it) in enumerate(body) if isinstance(it, Table | AoT)]
+    first_table = tables[0] if tables else len(body)
+    settings = [i for i, (k, _) in enumerate(body[:first_table]) if k is not None]
+    newline = "\r\n" if "\r\n" in text else "\n"
+    line = f"{key} = {item.as_string()}{newline}"
+    if settings:
+        at = (
+            settings[-1] + 1
+        )  # after the last setting: what comes after it (blank lines, comments) stays below
+    elif tables:
+        at = first_table  # above the first table and the comments that head it, with a blank line between
+        while at > 0 and isinstance(body[at - 1][1], Comment):
+            at -= 1
+        line += newline
+    else:
+        at = len(body)  # comments only: at the end
+    prefix = tomlkit.document()
+    prefix.parsing(True)  # as parsed: items are rendered as they were read
+    for k, it in body[:at]:
+        prefix.append(k, it)
+    head = prefix.as_string()
+    if not text.startswith(head):  # not expected: then tomlkit places it (the caller checks the result)
+        doc[key] = item
+        return doc.as_string()
+    if head and not head.endswith("\n"):
+        line = newline + line
+    return head + line + text[len(head) :]
+
+
+def _reason(exc: BaseException) -> str:
+    return (exc.strerror if isinstance(exc, OSError) and exc.strerror else None) or str(exc)
+
+
+def _replace(target: str, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``target`` (its folder created if missing), then rename it
+    over ``target``: a crash or a full disk leaves the old file whole. The old file's permissions are kept."""
+    import tempfile
+
+    folder = os.path.dirname(target) or "."
+    os.makedirs(folder, exist_ok=True)
+    try:
+        mode: int | None = os.stat(target).st_mode & 0o7777
+    except FileNotFoundError:
+        mode = None
+    fd, tmp = tempfile.mkstemp(prefix=".config.", suffix=".toml.tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:  # a new file keeps mkstemp's 0600: it is the user's own
+            os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -103,6 +103,8 @@ def test_core_and_grading_use_only_the_standard_library() -> None:
         ),
         ("from quizzer.cli import main; main(['stats', '--db', ':memory:'])", SPEED),
         ("from quizzer.cli import main; main(['export', '--format', 'json', '--db', ':memory:'])", SPEED),
+        # nor does `config path` read the file (tomlkit is the app's, for saving the theme)
+        ("from quizzer.cli import main; main(['config', 'path'])", NO_HISTORY | {"tomllib", "tomlkit"}),
     ],
 )
 def test_headless_verbs_leave_out_the_tui_and_what_start_up_avoids(imports: str, forbidden: set[str]) -> None:

@@ -37,7 +37,19 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if drill is not None and drill.template_id is not None:
         find_template(load_bank(paths), drill.template_id)  # a clear error before the screen opens
     store = HistoryStore.open(db_path(getattr(args, "db", None)))
-    app = QuizzerApp(paths, drill=drill, mock=mock, study=study, store=store, settings=settings)
+    try:  # the app checks the theme and the keymap against what it has: a config error closes the store
+        app = QuizzerApp(
+            paths,
+            drill=drill,
+            mock=mock,
+            study=study,
+            store=store,
+            settings=settings,
+            config_path=config_file(),
+        )
+    except BaseException:
+        store.close()
+        raise
     printed: list[str] = []
 
     def after_the_app(severity: str, message: str) -> None:

@@ -17,7 +17,7 @@ from textual.worker import Worker, WorkerState
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank, load_bank
-from quizzer.config import Settings
+from quizzer.config import ConfigError, Settings, check_keymap, check_theme, save_setting
 from quizzer.session.drill import DrillSession
 from quizzer.session.records import Attempt, CardState
 from quizzer.tui.clock import local_midnight, utc_offset_seconds
@@ -50,6 +50,9 @@ class QuizzerApp(App[None]):
         Binding("f1", "help", "Help", show=False, id="help"),
     ]
 
+    #: config.toml, where the theme picked in the palette is saved; None: it is not saved (tests).
+    config_path: str | None = None
+
     bank: var[Bank | None] = var(None, init=False)
     """The whole bank, validated in a worker: what Home, Browse and the palette list. None until then."""
 
@@ -66,6 +69,7 @@ class QuizzerApp(App[None]):
         bank: Bank | None = None,
         store: HistoryStore | None = None,
         settings: Settings | None = None,
+        config_path: str | None = None,
     ) -> None:
         super().__init__()
         self.question_paths = question_paths
@@ -82,6 +86,7 @@ class QuizzerApp(App[None]):
         self.writer = HistoryWriter(on_error=self._write_failed)
         #: The user's defaults (config.toml): the mock's size, the daily limit of new templates.
         self.settings = settings or Settings()
+        self._apply_settings(config_path)
         #: The daily limit of new templates in a study session (Home's Study button uses it too).
         self.new_per_day = study.new_per_day if study is not None else self.settings.new_per_day
         self._given_bank = bank
@@ -89,6 +94,31 @@ class QuizzerApp(App[None]):
         #: so a drill starts before the worker is done; the worker never touches it (Bank is not locked).
         self._drill_bank: Bank | None = bank
         self._seed_source = seed_source or (lambda: int.from_bytes(os.urandom(3), "big"))
+
+    # --- settings (config.toml) ----------------------------------------------------------------------
+
+    def _apply_settings(self, config_path: str | None) -> None:
+        """The theme and [keymap] of the settings; ConfigError for a theme or binding id that does not exist
+        (raised before the app runs: the command line prints it in one line, as for any config error)."""
+        where, theme, keymap = config_path or "config.toml", self.settings.theme, self.settings.keymap
+        check_theme(where, theme, self.available_themes)
+        if keymap:  # the screens' bindings are imported only for a keymap (a drill's start spares Home's)
+            from quizzer.tui.screens.help import binding_ids
+
+            check_keymap(where, keymap, binding_ids(self.BINDINGS))
+            self.set_keymap(dict(keymap))
+        if theme is not None:
+            self.theme = theme
+        self.config_path = config_path  # after the theme is set: setting it saves nothing
+
+    def watch_theme(self, theme: str) -> None:
+        """Save a theme picked in the palette to config.toml; a failure is one notification, the file kept."""
+        if self.config_path is None:
+            return
+        try:
+            save_setting(self.config_path, "theme", theme)
+        except ConfigError as exc:
+            self.notify(str(exc), title="Settings not saved", severity="error", markup=False)
 
     # --- start and services ---------------------------------------------------------------------------
 
@@ -341,7 +371,7 @@ class QuizzerApp(App[None]):
         from quizzer.tui.screens.help import HelpModal
 
         if not isinstance(self.screen, HelpModal):
-            self.push_screen(HelpModal())
+            self.push_screen(HelpModal(dict(self.settings.keymap)))
 
     def action_browse(self) -> None:
         if self.bank is None:

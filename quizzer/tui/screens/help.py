@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -27,25 +27,68 @@ figures you typed, but the question needs more), **close**, **wrong**; a wrong a
 known slip says which one. Hints give nudges first, then the derivation, never the final answer.
 """
 
-#: Keys that belong to the app, not to a screen's bindings.
+#: Keys that belong to the app, not to a screen's bindings: (binding id or None, keys shown, what they do).
 APP_KEYS = (
-    ("ctrl+p", "command palette: modes, drill one topic, copy the instance id, theme"),
-    ("f1 / ?", "this help"),
-    ("ctrl+q", "quit (a running mock asks first)"),
+    (None, "ctrl+p", "command palette: modes, drill one topic, copy the instance id, theme"),
+    ("help", "f1 / ?", "this help"),
+    ("quit", "ctrl+q", "quit (a running mock asks first)"),
 )
 
 
-def key_table(screens: Sequence[tuple[str, Sequence[BindingType]]], key_display: Callable[[str], str]) -> str:
-    """The Markdown table of every screen's keys, one row per binding that has a description."""
+def key_table(
+    screens: Sequence[tuple[str, Sequence[BindingType]]],
+    key_display: Callable[[str], str],
+    keymap: Mapping[str, str] | None = None,
+) -> str:
+    """The Markdown table of every screen's keys, one row per binding that has a description; a binding whose
+    id ``keymap`` (config.toml's [keymap]) remaps shows the keys it has now."""
+    keymap = keymap or {}
+
+    def keys_of(binding_id: str | None, keys: str) -> str:
+        return " / ".join(key_display(k.strip()) for k in keymap.get(binding_id or "", keys).split(","))
+
     rows = ["| where | key | does |", "|---|---|---|"]
-    rows += [f"| everywhere | `{key}` | {md_escape(does)} |" for key, does in APP_KEYS]
+    for binding_id, keys, does in APP_KEYS:
+        shown = keys_of(binding_id, keys) if binding_id in keymap else keys
+        rows.append(f"| everywhere | `{shown}` | {md_escape(does)} |")
     for where, bindings in screens:
         for binding in bindings:
             if not isinstance(binding, Binding) or not binding.description:
                 continue
-            keys = " / ".join(key_display(k.strip()) for k in binding.key.split(","))
-            rows.append(f"| {where} | `{keys}` | {md_escape(binding.description)} |")
+            rows.append(
+                f"| {where} | `{keys_of(binding.id, binding.key)}` | {md_escape(binding.description)} |"
+            )
     return "\n".join(rows)
+
+
+def screen_bindings() -> list[tuple[str, Sequence[BindingType]]]:
+    """Each screen's name and bindings, in Help's order (the screens are imported here, when first needed)."""
+    from quizzer.tui.screens.browse import BrowseScreen
+    from quizzer.tui.screens.drill import DrillScreen
+    from quizzer.tui.screens.home import HomeScreen
+    from quizzer.tui.screens.mock import MockScreen
+    from quizzer.tui.screens.mock_report import MockReportScreen
+    from quizzer.tui.screens.stats import StatsScreen
+    from quizzer.tui.screens.study import StudyScreen
+
+    return [
+        ("home", HomeScreen.BINDINGS),
+        ("drill", DrillScreen.BINDINGS),
+        ("study", StudyScreen.BINDINGS),
+        ("mock", MockScreen.BINDINGS),
+        ("mock report", MockReportScreen.BINDINGS),
+        ("browse", BrowseScreen.BINDINGS),
+        ("stats", StatsScreen.BINDINGS),
+    ]
+
+
+def binding_ids(*more: Sequence[BindingType]) -> set[str]:
+    """Every binding id of the screens, the modals and ``more`` (the app's): what [keymap] may name."""
+    from quizzer.tui.screens.confirm import ConfirmModal
+
+    groups = [bindings for _, bindings in screen_bindings()]
+    groups += [HelpModal.BINDINGS, ConfirmModal.BINDINGS, *more]
+    return {b.id for group in groups for b in group if isinstance(b, Binding) and b.id}
 
 
 class HelpModal(ModalScreen[None]):
@@ -58,26 +101,14 @@ class HelpModal(ModalScreen[None]):
         Binding("q", "close", "Close", show=False, id="help-close-letter"),
     ]
 
-    def compose(self) -> ComposeResult:
-        from quizzer.tui.screens.browse import BrowseScreen
-        from quizzer.tui.screens.drill import DrillScreen
-        from quizzer.tui.screens.home import HomeScreen
-        from quizzer.tui.screens.mock import MockScreen
-        from quizzer.tui.screens.mock_report import MockReportScreen
-        from quizzer.tui.screens.stats import StatsScreen
-        from quizzer.tui.screens.study import StudyScreen
+    def __init__(self, keymap: Mapping[str, str] | None = None) -> None:
+        super().__init__()
+        #: config.toml's [keymap] (binding id -> keys): the table shows the keys the bindings have now.
+        self.keymap = dict(keymap or {})
 
-        screens = [
-            ("home", HomeScreen.BINDINGS),
-            ("drill", DrillScreen.BINDINGS),
-            ("study", StudyScreen.BINDINGS),
-            ("mock", MockScreen.BINDINGS),
-            ("mock report", MockReportScreen.BINDINGS),
-            ("browse", BrowseScreen.BINDINGS),
-            ("stats", StatsScreen.BINDINGS),
-        ]
+    def compose(self) -> ComposeResult:
         shown = lambda key: self.app.get_key_display(Binding(key, ""))  # noqa: E731
-        text = "## Keys\n\n" + key_table(screens, shown) + "\n" + ANSWERS
+        text = "## Keys\n\n" + key_table(screen_bindings(), shown, self.keymap) + "\n" + ANSWERS
         with VerticalScroll(id="help"):
             yield Markdown(text, id="help-text")
 
