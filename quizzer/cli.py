@@ -113,6 +113,13 @@ def _drill(p: Parser) -> None:
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"), help="only this difficulty")
     p.add_argument("--template", metavar="ID", help="only this template")
     p.add_argument("--seed", type=int, help="the same seed gives the same sequence of questions")
+    p.add_argument(
+        "--order",
+        choices=("random", "weakest", "unseen"),
+        default="random",
+        help="weakest: lowest recent accuracy first; unseen: never answered first (default: random; "
+        "never the same template twice in a row)",
+    )
 
 
 def _db(p: Parser) -> None:
@@ -135,6 +142,8 @@ def _mock(p: Parser) -> None:
     )
     p.add_argument("--topic", help="only this topic")
     p.add_argument("--seed", type=int, help="the same seed gives the same questions")
+    p.add_argument("--save-set", metavar="FILE", help="write the mock's questions (ID#SEED a line) to FILE")
+    p.add_argument("--set-file", metavar="FILE", help="replay the questions a --save-set FILE holds")
     _db(p)
 
 
@@ -192,7 +201,7 @@ VERBS: dict[str, tuple[str, str, bool, Callable[[Parser], None]]] = {
     "plain": ("plain", "a line-based drill for any terminal or a pipe", True, _plain),
     "check": ("check", "check question templates (for authors)", True, _check),
     "count": ("count", "parameter, memory and FLOP breakdown of a real model", False, _count),
-    "stats": ("stats", "accuracy, times, mistakes and streak from your practice history", False, _stats),
+    "stats": ("stats", "accuracy, mistakes, calendar and days in a row from your history", False, _stats),
     "export": ("export", "every recorded attempt as CSV or JSON", False, _export),
     "config": ("config", "the settings file: `quizzer config path` prints where it is", False, _config),
 }

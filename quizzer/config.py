@@ -30,6 +30,9 @@ class Settings(Record):
     """Questions in a mock interview."""
     mock_minutes: float = 20.0
     """Minutes for a whole mock interview."""
+    desired_retention: float = 0.9
+    """The probability of recall at a card's due date that study's fsrs schedule aims for (0.7 to 0.99):
+    higher means shorter intervals, more reviews."""
     theme: str | None = None
     """The app's theme, by Textual's name ("nord"); the palette's theme switcher saves it. None: Textual's."""
     keymap: tuple[tuple[str, str], ...] = ()
@@ -43,7 +46,9 @@ _FIELDS: dict[str, tuple[type, float]] = {
     "mock_count": (int, 1),
     "mock_minutes": (float, 0),
 }
-_KNOWN = (*_FIELDS, "theme", "keymap")
+_KNOWN = (*_FIELDS, "desired_retention", "theme", "keymap")
+#: The range of ``desired_retention`` (inclusive): fsrs's schedule is poor outside it.
+RETENTION_RANGE = (0.7, 0.99)
 #: What a binding id looks like (quizzer's are kebab-case); any other is quoted in messages.
 _PLAIN_ID = re.compile(r"[A-Za-z0-9_-]+")
 #: One key of a keymap value: a name or a character, with modifiers ("j", "ctrl+n", "question_mark", "?").
@@ -71,6 +76,9 @@ def load_settings(path: str) -> Settings:
         if key == "keymap":
             values[key] = _keymap(path, value)
             continue
+        if key == "desired_retention":
+            values[key] = _retention(path, value)
+            continue
         if key not in _FIELDS:
             known = ", ".join(_KNOWN)
             raise ConfigError(f"{path}: unknown key {key!r}{did_you_mean(key, _KNOWN)} (known: {known})")
@@ -81,6 +89,14 @@ def load_settings(path: str) -> Settings:
             raise ConfigError(f"{path}: {key} must be {'more than' if kind is float else 'at least'} {least}")
         values[key] = kind(value)
     return Settings(**values)
+
+
+def _retention(path: str, value: object) -> float:
+    """``desired_retention``: a number within RETENTION_RANGE; ConfigError otherwise."""
+    low, high = RETENTION_RANGE
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise ConfigError(f"{path}: desired_retention must be a number from {low} to {high}, e.g. 0.9")
+    return float(value)
 
 
 def _id(binding_id: str) -> str:
@@ -139,6 +155,7 @@ _NEW_FILE_TOP = """\
 # new_per_day = 10     # new templates a study session introduces a day, at most
 # mock_count = 8       # questions in a mock
 # mock_minutes = 20    # minutes for a whole mock
+# desired_retention = 0.9   # study: the recall fsrs aims at when a card falls due (0.7 to 0.99)
 """
 _NEW_FILE_END = """
 # [keymap]             # binding id = key, or keys separated by commas

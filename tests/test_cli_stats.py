@@ -135,7 +135,7 @@ def test_stats_text(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None
     db, _ = history
     out = ok(run("stats", "--db", str(db), home=tmp_path)).stdout
     assert "2 attempts, 1 right (50%), 1 skipped" in out  # a skip is not an answer
-    assert "Streak: 1 day" in out
+    assert "Practised 1 day in a row up to today (longest: 1 day in a row)" in out
     lines = out.splitlines()
     memory = next(line for line in lines if line.strip().startswith("memory"))
     params = next(line for line in lines if line.strip().startswith("params"))
@@ -162,15 +162,19 @@ def test_stats_json(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None
         "topics",
         "mistakes",
         "days",
-        "streak_days",
+        "current_streak_days",
+        "longest_streak_days",
         "first_at",
         "last_at",
         "skipped",
         "unfinished_mocks",
         "parts",
+        "heatmap",
+        "by_difficulty",
     }
     assert data["parts"] == []  # no chain in this history
-    assert (data["attempts"], data["right"], data["skipped"], data["streak_days"]) == (2, 1, 1, 1)
+    assert (data["attempts"], data["right"], data["skipped"], data["current_streak_days"]) == (2, 1, 1, 1)
+    assert data["longest_streak_days"] == 1
     assert data["accuracy"] == pytest.approx(1 / 2)
     assert [(t["topic"], t["attempts"], t["right"]) for t in data["topics"]] == [
         ("memory", 1, 0),
@@ -261,7 +265,10 @@ def test_empty_database(tmp_path: Path) -> None:
     assert "quizzer drill" in text
     assert "quizzer plain" in text
     data = json.loads(ok(run("stats", "--json", "--db", db, home=tmp_path)).stdout)
-    assert (data["attempts"], data["topics"], data["streak_days"]) == (0, [], 0)
+    assert (data["attempts"], data["topics"], data["current_streak_days"]) == (0, [], 0)
+    assert (data["longest_streak_days"], data["by_difficulty"]) == (0, [])
+    assert len(data["heatmap"]) >= 25 * 7 + 1
+    assert not any(d["attempts"] for d in data["heatmap"])
     assert len(data["days"]) == 14
     assert json.loads(ok(run("export", "--format", "json", "--db", db, home=tmp_path)).stdout) == []
     assert ok(run("export", "--format", "csv", "--db", db, home=tmp_path)).stdout.splitlines() == [
@@ -373,3 +380,59 @@ def test_a_side_file_beside_the_history_is_added_by_the_next_verb(
     assert not side.exists()
     proc = ok(run("export", "--format", "json", "--db", str(db), home=tmp_path))
     assert (proc.stderr, len(json.loads(proc.stdout))) == ("", 4)
+
+
+PACK = """
+[[template]]
+id = "cli-stats-easy"
+difficulty = "easy"
+
+[[template]]
+id = "cli-stats-hard"
+difficulty = "hard"
+"""
+
+
+def _at(template_id: str, verdict: str, at: float) -> Attempt:
+    return Attempt(template_id, 1, {}, "1", 1, 1, "", verdict, None, None, 10.0, 0, at=at, topic="t")
+
+
+def test_stats_by_difficulty_streaks_and_heatmap(tmp_path: Path) -> None:
+    pack = tmp_path / "pack.toml"
+    pack.write_text(PACK, encoding="utf-8")
+    db = tmp_path / "h.sqlite3"
+    now = time.time()
+    midnight = now - now % 86_400  # UTC, pinned below: today's four attempts fall on one day
+    store = HistoryStore.open(str(db))
+    # two easy answers (one right) and one hard (right) today; a template not in any pack;
+    # and three days in a row, 40 to 38 days ago (the longest streak, in the past)
+    for a in (
+        _at("cli-stats-easy", "exact", midnight),
+        _at("cli-stats-easy", "wrong", midnight + 0.001),
+        _at("cli-stats-hard", "correct", midnight + 0.002),
+        _at("not-in-any-pack", "exact", midnight + 0.003),
+        *(_at("not-in-any-pack", "exact", now - k * 86_400) for k in (38, 39, 40)),
+    ):
+        store.record(a)
+    store.close()
+    env = {"QUIZZER_QUESTIONS": str(pack), "TZ": "UTC"}
+    data = json.loads(ok(run("stats", "--json", "--db", str(db), env=env, home=tmp_path)).stdout)
+    assert [(d["difficulty"], d["attempts"], d["right"]) for d in data["by_difficulty"]] == [
+        ("easy", 2, 1),
+        ("hard", 1, 1),
+    ]
+    assert (data["current_streak_days"], data["longest_streak_days"]) == (1, 3)
+    today = time.strftime("%Y-%m-%d", time.gmtime(midnight))
+    heat = {d["day"]: d["attempts"] for d in data["heatmap"]}
+    assert heat[today] == 4
+    assert sum(heat.values()) == 7
+    assert set(data["heatmap"][0]) == {"day", "attempts", "right"}
+    text = ok(run("stats", "--db", str(db), env=env, home=tmp_path)).stdout
+    assert "Practised 1 day in a row up to today (longest: 3 days in a row)" in text
+    lines = text.splitlines()
+    easy = next(line for line in lines if line.strip().startswith("easy"))
+    hard = next(line for line in lines if line.strip().startswith("hard"))
+    assert easy.split()[1:3] == ["2", "50%"]
+    assert hard.split()[1:3] == ["1", "100%"]
+    assert lines.index(easy) < lines.index(hard)
+    assert max(len(line) for line in lines) <= 80

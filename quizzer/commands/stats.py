@@ -1,4 +1,4 @@
-"""`quizzer stats`: accuracy, times, frequent mistakes, recent days and streak from the practice history."""
+"""`quizzer stats`: accuracy, times, mistakes, days, streaks and a heatmap from the practice history."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import json
 import time
 from datetime import date
 
-from quizzer.commands.common import UsageError
+from quizzer.commands.common import UsageError, open_bank
 from quizzer.commands.history import open_history
-from quizzer.session.stats import Stats, compute_stats, day_text, local_day, stats_json
+from quizzer.session.stats import Stats, compute_stats, day_text, difficulties, local_day, stats_json
 
 #: The most days --days accepts (ten years).
 MAX_DAYS = 3660
@@ -45,7 +45,8 @@ def stats_text(stats: Stats, utc_offset_seconds: int = 0) -> str:
         + (f"{stats.skipped} skipped, " if stats.skipped else "")
         + (f"{_plural(stats.unfinished_mocks, 'mock')} left unfinished, " if stats.unfinished_mocks else "")
         + f"{first} to {last}",
-        f"Streak: {_plural(stats.streak_days, 'day')}",
+        f"Practised {_plural(stats.current_streak_days, 'day')} in a row up to today "
+        f"(longest: {_plural(stats.longest_streak_days, 'day')} in a row)",
         "",
         "By topic (weakest first)",
         f"  {'topic':<28} {'attempts':>8} {'accuracy':>8}   median time / expected",
@@ -56,6 +57,12 @@ def stats_text(stats: Stats, utc_offset_seconds: int = 0) -> str:
             f"  {name:<28} {t.attempts:>8} {_percent(t.accuracy):>8}   "
             f"{_minutes(t.median_seconds)} / {_minutes(t.median_expected_seconds)}"
         )
+    if stats.by_difficulty:
+        lines += ["", "By difficulty", f"  {'difficulty':<28} {'attempts':>8} {'accuracy':>8}"]
+        for level in stats.by_difficulty:
+            skipped = f"   {level.skipped} skipped" if level.skipped else ""
+            name = _cut(level.difficulty, 28)
+            lines.append(f"  {name:<28} {level.attempts:>8} {_percent(level.accuracy):>8}{skipped}")
     if stats.parts:
         lines += ["", "Chains, part by part"]
         for p in stats.parts:
@@ -98,8 +105,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         attempts, sessions = store.attempts(), store.sessions()
     finally:
         store.close()
+    difficulty_of = difficulties(open_bank(args), (a.template_id for a in attempts))
     stats = compute_stats(
-        attempts, now=now, utc_offset_seconds=utc_offset_seconds, days=args.days, sessions=sessions
+        attempts,
+        now=now,
+        utc_offset_seconds=utc_offset_seconds,
+        days=args.days,
+        sessions=sessions,
+        difficulty_of=difficulty_of,
     )
     if args.json:
         print(json.dumps(stats_json(stats), indent=2))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from quizzer.bank.loader import load_bank
 from quizzer.commands.common import UsageError, find_template
@@ -10,24 +11,35 @@ from quizzer.commands.history import print_notice
 from quizzer.config import load_settings
 from quizzer.paths import config_file, db_path, question_paths
 
+if TYPE_CHECKING:
+    from quizzer.bank.render import Instance
+
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from quizzer.store.history import HistoryStore
     from quizzer.tui.app import QuizzerApp  # textual loads here
-    from quizzer.tui.options import DrillOptions, MockOptions, StudyOptions
+    from quizzer.tui.options import DrillOptions, StudyOptions
+    from quizzer.tui.screens.mock_start import MockStart
 
     settings = load_settings(config_file())
     drill = mock = study = None
     if args.verb == "drill":
         if args.template and (args.topic or args.difficulty):
             raise UsageError("--template picks one template: leave out --topic and --difficulty")
-        drill = DrillOptions(args.topic, args.difficulty, args.template, args.seed)
+        drill = DrillOptions(args.topic, args.difficulty, args.template, args.seed, args.order)
     elif args.verb == "mock":
         count = settings.mock_count if args.count is None else args.count
         minutes = settings.mock_minutes if args.minutes is None else args.minutes
         if count < 1 or minutes <= 0:
             raise UsageError("--count must be at least 1 and --minutes more than 0")
-        mock = MockOptions(count, minutes, args.topic, args.seed)
+        mock = MockStart(
+            count,
+            minutes,
+            args.topic,
+            args.seed,
+            instances=tuple(replayed_set(args)) if args.set_file else (),
+            save_set=args.save_set,
+        )
     elif args.verb == "study":
         new_per_day = settings.new_per_day if args.new_per_day is None else args.new_per_day
         if new_per_day < 0:
@@ -65,3 +77,21 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print_notice("warning", store.warning)
     # Textual prints the traceback of a crash and sets a non-zero return code: pass it on.
     return app.return_code or 0
+
+
+def replayed_set(args: argparse.Namespace) -> list[Instance]:
+    """The questions of ``--set-file``; a UsageError (one line, naming the file and line) if it cannot."""
+    from quizzer.session.picking import parse_set
+
+    if args.count is not None or args.topic or args.seed is not None:
+        raise UsageError("--set-file gives the questions: leave out --count, --topic and --seed")
+    path = args.set_file
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read(1_000_000)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read the set: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        return parse_set(load_bank(question_paths(getattr(args, "questions", []))), text, path)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.hints import Hint
@@ -11,10 +11,15 @@ from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance
 from quizzer.bank.schema import Template
 from quizzer.grading.grade import Verdict
+from quizzer.session.progress import UNANSWERED, TemplateProgress, with_answer
 from quizzer.session.records import RIGHT, Attempt
 from quizzer.session.turn import Turn, grade_instance, read_answer
 
-__all__ = ["DrillSession", "grade_instance", "read_answer"]
+__all__ = ["ORDERS", "DrillSession", "grade_instance", "read_answer"]
+
+#: The orders a drill draws its templates in: uniformly, the weakest by recent accuracy first, or the
+#: templates never answered first. None draws the same template twice in a row (unless it is the only one).
+ORDERS = ("random", "weakest", "unseen")
 
 
 class DrillSession:
@@ -27,6 +32,12 @@ class DrillSession:
     ``random.Random(seed)``. ``clock`` returns seconds (monotonic) and times answers; ``wall`` returns
     seconds since the epoch and stamps each attempt; ``on_attempt`` receives each attempt as it is made
     (graded or skipped: the history store commits it there).
+
+    ``order`` is one of ORDERS. "weakest" and "unseen" read ``progress`` (each template's answers so far,
+    from the history: ``template_progress(attempts)``), updated by the drill's own answers: "weakest" goes
+    through the answered templates by recent accuracy, lowest first (then the unanswered ones), "unseen"
+    through the never-answered templates first; each ranks again once it has been through them all.
+    ``plan`` lists templates asked first, in that order (a placement drill); the order takes over after.
     """
 
     def __init__(
@@ -42,7 +53,12 @@ class DrillSession:
         session_id: str = "",
         on_attempt: Callable[[Attempt], None] | None = None,
         mode: str = "drill",
+        order: str = "random",
+        progress: Mapping[str, TemplateProgress] | None = None,
+        plan: Sequence[str] = (),
     ) -> None:
+        if order not in ORDERS:
+            raise ValueError(f"unknown order {order!r}: one of {', '.join(ORDERS)}")
         if template_id is not None:
             bank.get(template_id)  # KeyError or TemplateError now, not at the first draw
         self._bank = bank
@@ -59,6 +75,14 @@ class DrillSession:
         self.session_id = session_id
         self._on_attempt = on_attempt
         self.mode = mode
+        self.order = order
+        self._progress: dict[str, TemplateProgress] = dict(progress or {})
+        self._queue: list[str] = []
+        """The templates still to draw in this round of a "weakest" or "unseen" order, next last."""
+        self._last: str | None = None
+        self.plan: tuple[str, ...] = tuple(t for t in plan if t in self._candidates)
+        """The planned templates (those the filters keep), asked first in this order."""
+        self._planned = list(reversed(self.plan))
         self.attempts: list[Attempt] = []
         """Every attempt of the drill, skips included (a skip has the verdict "skipped")."""
         self.streak = 0
@@ -73,15 +97,49 @@ class DrillSession:
         except (KeyError, TemplateError):
             return None
 
+    def _ranked(self) -> list[str]:
+        """A round of the "weakest" or "unseen" order, the first to draw last (so pop() takes it)."""
+        keyed: list[tuple[tuple[float, ...], str]] = []
+        for template_id in self._candidates:
+            progress = self._progress.get(template_id)
+            tiebreak = self._rng.random()
+            if self.order == "unseen":
+                keyed.append(((progress is not None, tiebreak), template_id))
+            else:
+                accuracy = None if progress is None else progress.recent_accuracy
+                keyed.append(((accuracy is None, accuracy or 0.0, tiebreak), template_id))
+        keyed.sort(reverse=True)
+        return [template_id for _, template_id in keyed]
+
+    def _choose(self) -> str:
+        """The next template in the drill's order; never the last one drawn while another remains."""
+        while self._planned:
+            template_id = self._planned.pop()
+            if template_id in self._candidates:
+                return template_id
+        others = [t for t in self._candidates if t != self._last] or self._candidates
+        if self.order == "random":
+            return self._rng.choice(others)
+        while True:
+            if not self._queue:
+                self._queue = self._ranked()
+                if len(self._queue) > 1 and self._queue[-1] == self._last:
+                    self._queue.insert(-1, self._queue.pop())  # the next in rank first
+            template_id = self._queue.pop()
+            if template_id in others:
+                return template_id
+
     def _draw(self, first_seed: int | None = None) -> Instance:
         while self._candidates:
-            template_id = self._rng.choice(self._candidates)
+            template_id = self._choose() if first_seed is None else self._rng.choice(self._candidates)
             if self._template(template_id) is None:
                 self._candidates.remove(template_id)
                 continue
             seed = self._rng.randrange(1_000_000) if first_seed is None else first_seed
             try:
-                return self._bank.generate(template_id, seed)
+                instance = self._bank.generate(template_id, seed)
+                self._last = template_id
+                return instance
             except TemplateError:  # no instance can be made of it; the bank keeps the problem
                 if len(self._candidates) == 1:
                     raise
@@ -102,6 +160,11 @@ class DrillSession:
     def _recorded(self, attempt: Attempt) -> None:
         """Keep the attempt the turn made, count it, and hand it to on_attempt."""
         self.attempts.append(attempt)
+        if attempt.verdict not in UNANSWERED:
+            template_id = attempt.template_id
+            self._progress[template_id] = with_answer(
+                self._progress.get(template_id), template_id, attempt.right
+            )
         if attempt.right:
             self.streak += 1
             self.best_streak = max(self.best_streak, self.streak)
@@ -162,6 +225,11 @@ class DrillSession:
         """The same question again, ungraded."""
         self.turn = self._turn(self.instance)
         return self.instance
+
+    @property
+    def plan_done(self) -> bool:
+        """Every planned template has been answered or skipped (False without a plan)."""
+        return bool(self.plan) and {a.template_id for a in self.attempts} >= set(self.plan)
 
     # --- the score -----------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""pick_instances: a seeded set of distinct questions for a mock, validating templates as they are drawn."""
+"""pick_instances and fit_instances: seeded sets of distinct questions for a mock (fitted to its time)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,30 @@ import random
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance, generate
+from quizzer.bank.schema import Template
+
+#: How far the expected minutes of a fitted mock may be from its limit: ±20%.
+BUDGET_SLACK = 0.2
+#: Swaps tried before the draw gives up on a budget its bounds allow (never reached on the built-in bank).
+MAX_SWAPS = 500
+
+
+def _matching(bank: Bank, rng: random.Random, topic: str | None, difficulty: str | None) -> list[Template]:
+    """The valid templates that match, in an order shuffled by ``rng`` (invalid ones left out)."""
+    candidates = bank.scanned_ids()
+    rng.shuffle(candidates)
+    templates = []
+    for template_id in candidates:
+        raw = bank.peek(template_id)
+        if raw is None or (topic is not None and raw.get("topic") != topic):
+            continue
+        if difficulty is not None and raw.get("difficulty") != difficulty:
+            continue
+        try:
+            templates.append(bank.get(template_id))
+        except TemplateError:
+            continue
+    return templates
 
 
 def pick_instances(
@@ -33,6 +57,10 @@ def pick_instances(
             continue
         if len(chosen) == count:
             break
+    return _instances(chosen, count, rng)
+
+
+def _instances(chosen: list[Template], count: int, rng: random.Random) -> list[Instance]:
     if not chosen:
         raise ValueError("no template matches these filters")
     instances = []
@@ -43,4 +71,118 @@ def pick_instances(
             continue
     if not instances:
         raise ValueError("no template matches these filters")
+    return instances
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def _no_set(count: int, verb: str, minutes: float, which: str, total: float) -> str:
+    """ "no 8 questions fit 5 minutes: the shortest 8 take 14" (one: "no question fits ...")."""
+    if count == 1:
+        return f"no question {verb}s {_number(minutes)} minutes: the {which} takes {_number(total)}"
+    return (
+        f"no {count} questions {verb} {_number(minutes)} minutes: the {which} {count} take {_number(total)}"
+    )
+
+
+def budget_bounds(minutes: float) -> tuple[float, float]:
+    """The expected minutes a mock of ``minutes`` may add up to: (lowest, highest), ±20%."""
+    return minutes * (1 - BUDGET_SLACK), minutes * (1 + BUDGET_SLACK)
+
+
+def fit_instances(
+    bank: Bank,
+    *,
+    count: int,
+    minutes: float,
+    seed: int,
+    topic: str | None = None,
+    difficulty: str | None = None,
+) -> list[Instance]:
+    """``count`` questions from distinct templates whose expected minutes add up to within ±20% of
+    ``minutes``, each with its own seed; the same seed gives the same questions.
+
+    With fewer matching templates than ``count``, every one is asked (some twice or more), as in
+    ``pick_instances``, if that fits. Raises ValueError with a sentence to show when nothing matches or no
+    set fits ("no 8 questions fit 5 minutes: the shortest 8 take 14").
+    """
+    rng = random.Random(seed)
+    templates = _matching(bank, rng, topic, difficulty)
+    if not templates:
+        raise ValueError("no template matches these filters")
+    pool = [templates[i % len(templates)] for i in range(max(count, len(templates)))]
+    low, high = budget_bounds(minutes)
+    by_minutes = sorted(t.minutes for t in pool)
+    shortest, longest = sum(by_minutes[:count]), sum(by_minutes[-count:])
+    if shortest > high:
+        raise ValueError(_no_set(count, "fit", minutes, "shortest", shortest))
+    if longest < low:
+        raise ValueError(_no_set(count, "fill", minutes, "longest", longest))
+    chosen, rest = pool[:count], pool[count:]
+    total = sum(t.minutes for t in chosen)
+    for _ in range(MAX_SWAPS):
+        distance = abs(total - minutes)
+        # every swap of a chosen template for one left out, scored by how near it brings the total
+        swaps = [
+            (abs(total - a.minutes + b.minutes - minutes), i, j)
+            for i, a in enumerate(chosen)
+            for j, b in enumerate(rest)
+        ]
+        fitting = [s for s in swaps if low <= total - chosen[s[1]].minutes + rest[s[2]].minutes <= high]
+        nearer = [s for s in fitting if s[0] < distance]
+        if low <= total <= high and not nearer:
+            return _instances(chosen, count, rng)
+        if nearer:  # the nearest to the limit, at random among equals
+            best_distance = min(nearer)[0]
+            nearest = [s for s in nearer if s[0] == best_distance]
+            _, i, j = nearest[rng.randrange(len(nearest))]
+        else:
+            best = min(swaps, default=(distance, -1, -1))
+            if best[0] >= distance:
+                break
+            _, i, j = best
+        total += rest[j].minutes - chosen[i].minutes
+        chosen[i], rest[j] = rest[j], chosen[i]
+    raise ValueError(f"no {count} questions found whose minutes add up to {_number(minutes)} (±20%)")
+
+
+#: The first line of a set file (``quizzer mock --save-set``); lines starting with # are comments.
+SET_HEADER = (
+    "# quizzer mock set: {count} questions, {minutes} minutes; replay with `quizzer mock --set-file FILE`"
+)
+
+
+def format_set(instances: list[Instance] | tuple[Instance, ...], minutes: float) -> str:
+    """A set file's text: a header comment, then one ``id#seed`` a line (``parse_set`` reads it back)."""
+    header = SET_HEADER.format(count=len(instances), minutes=_number(minutes))
+    return header + "\n" + "".join(f"{i.id}\n" for i in instances)
+
+
+def parse_set(bank: Bank, text: str, where: str) -> list[Instance]:
+    """The instances of a set file's ``text``, in order (blank lines and # comments skipped).
+
+    Raises ValueError naming ``where`` and the line for a line that is not ID#SEED, an unknown id or a
+    template that cannot make the instance, and for a set with no question.
+    """
+    instances = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        entry = raw.strip()
+        if not entry or entry.startswith("#"):
+            continue
+        template_id, hash_mark, seed_text = entry.partition("#")
+        template_id = template_id.strip()
+        if not hash_mark or not template_id or not seed_text.strip().isdigit():
+            raise ValueError(
+                f"{where}:{number}: {entry[:60]!r} is not ID#SEED (a template id, #, a whole number)"
+            )
+        try:
+            instances.append(bank.generate(template_id, int(seed_text)))
+        except KeyError:
+            raise ValueError(f"{where}:{number}: no template has the id {template_id[:60]!r}") from None
+        except TemplateError as exc:
+            raise ValueError(f"{where}:{number}: {template_id} cannot make this question: {exc}") from None
+    if not instances:
+        raise ValueError(f"{where}: the set has no question (one ID#SEED a line)")
     return instances

@@ -57,27 +57,54 @@ def rating_for_parts(verdicts: Sequence[str], seconds: float, expected_minutes: 
     - **good**: every part right, no hint, within 1.5 × the expected time.
 
     "consistent" (a later part right against the user's own earlier answer) counts as right, as it does
-    everywhere. For one part this is the table of ``rating_for``.
+    everywhere. For one part this is the table of ``rating_for``. ``rating_reason`` says why.
+    """
+    return rating_reason(verdicts, seconds, expected_minutes, hints)[0]
+
+
+def rating_reason(
+    verdicts: Sequence[str], seconds: float, expected_minutes: float, hints: int
+) -> tuple[str, str]:
+    """(rating, why) for a question: the rating of ``rating_for_parts`` and the reason shown beside it,
+    led by the rating ("hard: right, but 2 hints", "again: part 1 wrong", "easy: right in 40 s of 3 min").
+
+    >>> rating_reason(["exact", "close"], 50, 3, 0)
+    ('hard', 'hard: part 2 close')
     """
     if not verdicts:
         raise ValueError("no verdicts to rate")
     for verdict in verdicts:
         if verdict not in _RATED:
             raise ValueError(f"no rating for the verdict {verdict!r}")
-    not_right = [v for v in verdicts if v not in _RIGHT]
+    chain = len(verdicts) > 1
     failed = [v for v in verdicts if v in _FAILED]
-    if verdicts[0] in _FAILED or 2 * len(failed) > len(verdicts):
-        return "again"
-    if not_right:
-        return "hard"
-    expected_seconds = expected_minutes * 60.0
+    if verdicts[0] in _FAILED:
+        return "again", f"again: {'part 1 ' if chain else ''}{_said(verdicts[0])}"
+    if 2 * len(failed) > len(verdicts):
+        return "again", f"again: {len(failed)} of {len(verdicts)} parts wrong or skipped"
+    for number, verdict in enumerate(verdicts, 1):
+        if verdict not in _RIGHT:
+            return "hard", f"hard: part {number} {_said(verdict)}" if chain else f"hard: {_said(verdict)}"
     if hints > 0:
-        return "hard"
+        return "hard", f"hard: right, but {hints} hint{'s' if hints != 1 else ''}"
+    expected_seconds = expected_minutes * 60.0
+    took = f"{_duration(seconds)} of {_duration(expected_seconds)}"
     if seconds <= 0.5 * expected_seconds:
-        return "easy"
+        return "easy", f"easy: right in {took}"
     if seconds <= 1.5 * expected_seconds:
-        return "good"
-    return "hard"
+        return "good", f"good: right in {took}"
+    return "hard", f"hard: right, but slow ({took})"
+
+
+def _said(verdict: str) -> str:
+    return verdict.replace("-", " ")
+
+
+def _duration(seconds: float) -> str:
+    """``40 s`` below a minute, else minutes with at most one decimal (``3 min``, ``2.5 min``)."""
+    if seconds < 59.5:
+        return f"{round(seconds)} s"
+    return f"{seconds / 60:.1f}".removesuffix(".0") + " min"
 
 
 def _utc(epoch_seconds: float) -> datetime:
@@ -92,8 +119,17 @@ class Scheduler:
         #: The longest interval fsrs schedules, in days.
         self.maximum_interval_days: int = self._fsrs.maximum_interval
 
-    def review(self, state: CardState | None, template_id: str, rating: str, now: float) -> CardState:
-        """The card after a review rated ``rating`` at ``now`` (epoch seconds, UTC).
+    def review(
+        self,
+        state: CardState | None,
+        template_id: str,
+        rating: str,
+        now: float,
+        *,
+        seconds: float | None = None,
+    ) -> CardState:
+        """The card after a review rated ``rating`` at ``now`` (epoch seconds, UTC), which took ``seconds``
+        (fsrs's review duration, in milliseconds; None: not known).
 
         ``state`` None is a template studied for the first time: its card is created, introduced at ``now``.
         """
@@ -108,8 +144,53 @@ class Scheduler:
                 raise ValueError(f"the card of {state.template_id!r} reviewed as {template_id!r}")
             card = fsrs.Card.from_json(state.card_json)
             introduced = state.introduced
-        card, _log = self._fsrs.review_card(card, _FSRS_RATINGS[rating], review_datetime=_utc(now))
+        duration_ms = None if seconds is None else max(round(seconds * 1000), 0)
+        card, _log = self._fsrs.review_card(
+            card, _FSRS_RATINGS[rating], review_datetime=_utc(now), review_duration=duration_ms
+        )
         return CardState(template_id, card.to_json(), introduced, card.due.timestamp())
+
+    def preview(self, state: CardState | None, template_id: str, now: float) -> dict[str, float]:
+        """Each rating's next interval (seconds from ``now`` to the due date it would give), the card
+        unchanged: every rating is a review of a copy at the same ``now``."""
+        return {r: self.review(state, template_id, r, now).due - now for r in RATINGS}
+
+
+def preview_intervals(
+    state: CardState | None, template_id: str, now: float, scheduler: Scheduler | None = None
+) -> dict[str, float]:
+    """Each rating's next interval in seconds, as Anki shows on its buttons (``Scheduler.preview``; the
+    default scheduler unless ``scheduler`` is given). ``state`` None is a new card.
+
+    >>> preview_intervals(None, "x", 1e9)["again"]  # fsrs's first learning step
+    60.0
+    """
+    return (scheduler or Scheduler()).preview(state, template_id, now)
+
+
+#: (unit, seconds in it), largest first, for ``short_interval``.
+_UNITS = (
+    ("y", 365 * _SECONDS_PER_DAY),
+    ("mo", 30 * _SECONDS_PER_DAY),
+    ("d", _SECONDS_PER_DAY),
+    ("h", 3600.0),
+)
+
+
+def short_interval(seconds: float) -> str:
+    """An interval as Anki writes it on its buttons: minutes, hours, days, months (30 days) or years
+    (365 days); whole numbers below 10 units of months and years keep one decimal.
+
+    >>> [short_interval(s) for s in (30, 60, 330, 3 * 3600, 8 * 86_400, 45 * 86_400, 400 * 86_400)]
+    ['1m', '1m', '6m', '3h', '8d', '1.5mo', '1.1y']
+    """
+    for unit, size in _UNITS:
+        if seconds >= size:
+            value = seconds / size
+            if unit in ("mo", "y") and value < 10:
+                return f"{value:.1f}".removesuffix(".0") + unit
+            return f"{round(value)}{unit}"
+    return f"{max(round(seconds / 60), 1)}m"
 
 
 def last_review(state: CardState) -> float | None:

@@ -1,8 +1,8 @@
-"""Statistics over practice history: accuracy and times per topic, frequent mistakes, days, streak."""
+"""Statistics over practice history: accuracy per topic and difficulty, mistakes, days, heatmap, streaks."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date
 from typing import Any
 
@@ -17,6 +17,10 @@ SECONDS_PER_DAY = 86_400
 #: How many mistakes `Stats.mistakes` keeps.
 TOP_MISTAKES = 10
 _EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
+#: How many weeks the calendar heatmap covers, ending with this week (GitHub shows 53; 26 fit 80 columns).
+HEATMAP_WEEKS = 26
+#: The difficulties in the order they are listed (others a template may have come after, by name).
+DIFFICULTY_ORDER = ("easy", "medium", "hard")
 
 
 class TopicStats(Record):
@@ -68,6 +72,17 @@ class DayStats(Record):
     right: int
 
 
+class DifficultyStats(Record):
+    """Attempts and accuracy at one difficulty."""
+
+    difficulty: str
+    attempts: int
+    right: int
+    accuracy: float
+    """right / attempts, in [0, 1] (0.0 when every attempt was skipped)."""
+    skipped: int = 0
+
+
 class Stats(Record):
     """The summary `quizzer stats` prints."""
 
@@ -81,7 +96,7 @@ class Stats(Record):
     """The most frequent first (ties by name), at most TOP_MISTAKES."""
     days: tuple[DayStats, ...]
     """The last ``days`` local days, oldest first, ending today, including days without attempts."""
-    streak_days: int
+    current_streak_days: int
     """Consecutive local days with an attempt, up to today (or yesterday, if nothing yet today)."""
     first_at: float | None
     """The earliest attempt's ``at`` (None with no attempts)."""
@@ -93,6 +108,14 @@ class Stats(Record):
     """Mocks that started and never finished (the app crashed or was killed while one ran)."""
     parts: tuple[PartStats, ...] = ()
     """The parts of the chains answered, by topic then part number (questions of one part are left out)."""
+    longest_streak_days: int = 0
+    """The most consecutive local days with an attempt, ever (the current streak included)."""
+    heatmap: tuple[DayStats, ...] = ()
+    """Every local day from the Monday ``HEATMAP_WEEKS - 1`` weeks before this week's to today, oldest
+    first (answers only, as ``days``); `heatmap_grid` lays them out in weeks."""
+    by_difficulty: tuple[DifficultyStats, ...] = ()
+    """Accuracy per difficulty (easy, medium, hard, then others by name), for the templates the caller's
+    ``difficulty_of`` knows; difficulties without attempts are left out."""
 
 
 def local_day(at: float, utc_offset_seconds: int = 0) -> int:
@@ -120,6 +143,81 @@ def day_text(day: int) -> str:
     return date.fromordinal(_EPOCH_ORDINAL + day).isoformat()
 
 
+def weekday(day: int) -> int:
+    """The weekday of a day number, Monday 0 to Sunday 6.
+
+    >>> weekday(0), weekday(19_723)  # 1970-01-01 was a Thursday, 2024-01-01 a Monday
+    (3, 0)
+    """
+    return (day + 3) % 7
+
+
+def calendar_days(
+    per_day: Mapping[int, tuple[int, int]], today: int, weeks: int = HEATMAP_WEEKS
+) -> tuple[DayStats, ...]:
+    """The heatmap's days: from the Monday ``weeks - 1`` weeks before today's week to today, oldest first.
+
+    Args:
+        per_day: local day number -> (attempts, right); days missing have none.
+        today: today's local day number.
+        weeks: how many week columns (>= 1).
+
+    Returns:
+        ``7 * (weeks - 1) + weekday(today) + 1`` DayStats.
+
+    >>> cells = calendar_days({19_723: (3, 2)}, 19_724, weeks=1)  # Monday 2024-01-01, today Tuesday
+    >>> [(c.day, c.attempts, c.right) for c in cells]
+    [('2024-01-01', 3, 2), ('2024-01-02', 0, 0)]
+    """
+    if weeks < 1:
+        raise ValueError(f"weeks must be >= 1, not {weeks}")
+    first = today - weekday(today) - 7 * (weeks - 1)
+    return tuple(DayStats(day_text(d), *per_day.get(d, (0, 0))) for d in range(first, today + 1))
+
+
+def heatmap_grid(cells: Iterable[DayStats]) -> list[list[DayStats | None]]:
+    """Days laid out as GitHub does: 7 rows (Monday first), one column per week, oldest week first.
+
+    Args:
+        cells: consecutive days, oldest first (as ``Stats.heatmap``).
+
+    Returns:
+        7 lists of equal length; a place before the first day or after the last is None.
+
+    >>> grid = heatmap_grid(calendar_days({}, 19_724, weeks=2))  # today: Tuesday 2024-01-02
+    >>> len(grid), len(grid[0]), grid[0][1].day, grid[1][1].day, grid[2][1]
+    (7, 2, '2024-01-01', '2024-01-02', None)
+    """
+    rows: list[list[DayStats | None]] = [[] for _ in range(7)]
+    place = 0
+    for cell in cells:
+        if not place:  # the first day: its weekday's row, the rows above it start empty
+            place = weekday(date.fromisoformat(cell.day).toordinal() - _EPOCH_ORDINAL)
+            for row in rows[:place]:
+                row.append(None)
+        rows[place % 7].append(cell)
+        place += 1
+    width = max(len(row) for row in rows)
+    for row in rows:
+        row.extend([None] * (width - len(row)))
+    return rows
+
+
+def longest_run(days: Iterable[int]) -> int:
+    """The length of the longest run of consecutive day numbers.
+
+    >>> longest_run([5, 1, 2, 3, 7, 8]), longest_run([])
+    (3, 0)
+    """
+    best = run = 0
+    previous: int | None = None
+    for d in sorted(set(days)):
+        run = run + 1 if previous is not None and d == previous + 1 else 1
+        best = max(best, run)
+        previous = d
+    return best
+
+
 def _median(values: list[float]) -> float:
     values.sort()
     mid = len(values) // 2
@@ -133,6 +231,8 @@ def compute_stats(
     utc_offset_seconds: int = 0,
     days: int = 14,
     sessions: Iterable[SessionMark] = (),
+    difficulty_of: Mapping[str, str] | None = None,
+    heatmap_weeks: int = HEATMAP_WEEKS,
 ) -> Stats:
     """Summarise attempts: overall and per-topic accuracy, median times, mistakes, recent days, streak.
 
@@ -147,6 +247,9 @@ def compute_stats(
         utc_offset_seconds: the local offset from UTC (east positive).
         days: how many local days ``Stats.days`` covers, ending today (0 for none).
         sessions: the history's session marks (for the mocks left unfinished).
+        difficulty_of: template id -> difficulty (the caller reads it from the bank); attempts at templates
+            it does not know are left out of ``by_difficulty``. None: no ``by_difficulty``.
+        heatmap_weeks: how many weeks ``Stats.heatmap`` covers.
 
     Returns:
         A Stats.
@@ -155,8 +258,8 @@ def compute_stats(
     >>> a = Attempt("t", 1, {}, "3", 3, 3, "", "exact", 0.0, None, 30.0, 0, topic="x", minutes=1.0, at=10.0)
     >>> wrong = a.replace(verdict="wrong", seconds=50.0)
     >>> s = compute_stats([a, wrong, a.replace(verdict="skipped", seconds=2.0)], now=86_400.0 + 5, days=2)
-    >>> s.attempts, s.right, s.accuracy, s.skipped, s.streak_days
-    (2, 1, 0.5, 1, 1)
+    >>> s.attempts, s.right, s.accuracy, s.skipped, s.current_streak_days, s.longest_streak_days
+    (2, 1, 0.5, 1, 1, 1)
     >>> s.topics[0].median_seconds, s.topics[0].median_expected_seconds, s.topics[0].skipped
     (40.0, 60.0, 1)
     >>> [(d.day, d.attempts) for d in s.days]
@@ -174,8 +277,17 @@ def compute_stats(
     skipped_in: dict[str, int] = {}
     practised: set[int] = set()  # local days with any attempt, skips included (the streak)
     per_part: dict[tuple[str, int], list[int]] = {}  # (topic, part) -> [attempts, right, skipped]
+    per_difficulty: dict[str, list[int]] = {}  # difficulty -> [attempts, right, skipped]
+    known = difficulty_of or {}
     for a in attempts:
         practised.add(local_day(a.at, utc_offset_seconds))
+        if (difficulty := known.get(a.template_id)) is not None:
+            tally = per_difficulty.setdefault(difficulty, [0, 0, 0])
+            if a.verdict in UNANSWERED:
+                tally[2] += 1
+            else:
+                tally[0] += 1
+                tally[1] += a.verdict in RIGHT
         if a.part is not None:
             tally = per_part.setdefault((a.topic, a.part), [0, 0, 0])
             if a.verdict in UNANSWERED:
@@ -249,7 +361,7 @@ def compute_stats(
             for name, (n, ids, title) in top_mistakes
         ),
         days=window,
-        streak_days=streak,
+        current_streak_days=streak,
         first_at=first_at,
         last_at=last_at,
         skipped=skipped_total,
@@ -258,7 +370,29 @@ def compute_stats(
             PartStats(topic, part, n, r, r / n if n else 0.0, skipped)
             for (topic, part), (n, r, skipped) in sorted(per_part.items())
         ),
+        longest_streak_days=longest_run(practised),
+        heatmap=calendar_days({d: (n, r) for d, (n, r) in per_day.items()}, today, heatmap_weeks),
+        by_difficulty=tuple(
+            DifficultyStats(name, n, r, r / n if n else 0.0, skipped)
+            for name, (n, r, skipped) in sorted(per_difficulty.items(), key=_difficulty_key)
+        ),
     )
+
+
+def _difficulty_key(item: tuple[str, Any]) -> tuple[int, str]:
+    name = item[0]
+    return (DIFFICULTY_ORDER.index(name) if name in DIFFICULTY_ORDER else len(DIFFICULTY_ORDER), name)
+
+
+def difficulties(bank: Any, template_ids: Iterable[str]) -> dict[str, str]:
+    """Template id -> difficulty as written in the bank, for the ids it knows (``bank.peek``: only the
+    files of those templates are parsed, nothing validated): the ``difficulty_of`` of compute_stats."""
+    out: dict[str, str] = {}
+    for template_id in set(template_ids):
+        raw = bank.peek(template_id)
+        if raw is not None and isinstance(difficulty := raw.get("difficulty"), str):
+            out[template_id] = difficulty
+    return out
 
 
 def stats_json(stats: Stats) -> dict[str, Any]:
@@ -268,7 +402,8 @@ def stats_json(stats: Stats) -> dict[str, Any]:
         stats: what compute_stats returned.
 
     Returns:
-        The fields of Stats, with topics, mistakes and days as lists of dicts (template_ids a list).
+        The fields of Stats, with topics, mistakes, days, parts, heatmap and by_difficulty as lists of
+        dicts (template_ids a list).
 
     >>> s = compute_stats([], now=0.0, days=1)
     >>> stats_json(s)["days"], stats_json(s)["topics"], stats_json(s)["first_at"]
@@ -279,17 +414,25 @@ def stats_json(stats: Stats) -> dict[str, Any]:
     out["mistakes"] = [{**m.as_dict(), "template_ids": list(m.template_ids)} for m in stats.mistakes]
     out["days"] = [d.as_dict() for d in stats.days]
     out["parts"] = [p.as_dict() for p in stats.parts]
+    out["heatmap"] = [d.as_dict() for d in stats.heatmap]
+    out["by_difficulty"] = [d.as_dict() for d in stats.by_difficulty]
     return out
 
 
 __all__ = [
     "DayStats",
+    "DifficultyStats",
     "MistakeCount",
     "PartStats",
     "Stats",
     "TopicStats",
+    "calendar_days",
     "compute_stats",
     "day_text",
+    "difficulties",
+    "heatmap_grid",
     "local_day",
+    "longest_run",
     "stats_json",
+    "weekday",
 ]

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.hints import Hint
 from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance
 from quizzer.bank.schema import Template
+from quizzer.core.record import Record
 from quizzer.grading.grade import Verdict
 from quizzer.session.queue import study_counts
 from quizzer.session.records import RIGHT, Attempt, CardState
-from quizzer.session.srs import RATINGS, Scheduler, due, rating_for_parts
+from quizzer.session.srs import RATINGS, Scheduler, due, rating_reason
 from quizzer.session.turn import Turn
 
 
@@ -61,8 +62,13 @@ class StudySession:
         """Reviews committed."""
         self.right = 0
         """Committed reviews whose answer was right."""
+        self.introduced = 0
+        """Committed reviews of templates new to the schedule."""
         self.proposed: str | None = None
         self.rating: str | None = None
+        self.reason = ""
+        """Why the proposed rating ("hard: right, but 2 hints"); '' before it is proposed."""
+        self._undo: list[_Committed] = []
         self.turn: Turn | None = self._turn(self._draw())
 
     @property
@@ -156,12 +162,13 @@ class StudySession:
         turn = self.turn
         if turn is not None and turn.done:
             parts = turn.attempts
-            self.proposed = self.rating = rating_for_parts(
+            self.proposed, self.reason = rating_reason(
                 [a.verdict for a in parts],
                 sum(a.seconds for a in parts),
                 turn.instance.minutes,
                 sum(a.hints for a in parts),
             )
+            self.rating = self.proposed
         if self._on_attempt is not None:
             self._on_attempt(attempt)
 
@@ -204,21 +211,72 @@ class StudySession:
         """Leave: commit the current question's review if it was graded or skipped, and drop the question."""
         self._commit()
         self.turn = None
+        self._undo.clear()  # a session left is over: nothing to undo
+
+    def intervals(self) -> dict[str, float]:
+        """Each rating's next interval for the current question's card (seconds from now; the card is not
+        changed); empty when there is no question."""
+        if self.instance is None:
+            return {}
+        template_id = self.instance.template_id
+        return self._scheduler.preview(self._cards.get(template_id), template_id, self._wall())
 
     def _commit(self) -> None:
-        if self.instance is None or self.rating is None:
+        if self.instance is None or self.rating is None or self.turn is None:
             return
         template_id = self.instance.template_id
         before = self._cards.get(template_id)
-        state = self._scheduler.review(before, template_id, self.rating, self._wall())
+        seconds = sum(a.seconds for a in self.turn.attempts)
+        state = self._scheduler.review(before, template_id, self.rating, self._wall(), seconds=seconds)
         self._cards[template_id] = state
+        right = all(a.verdict in RIGHT for a in self.turn.attempts)
+        self._undo.append(
+            _Committed(self.turn, before, self.rating, self.proposed or self.rating, self.reason, right)
+        )
         if before is None:
             self._new_left = max(self._new_left - 1, 0)
+            self.introduced += 1
         self.reviewed += 1
-        self.right += self.turn is not None and all(a.verdict in RIGHT for a in self.turn.attempts)
+        self.right += right
         if self._on_review is not None:
             self._on_review(state)
         self.proposed = self.rating = None
+        self.reason = ""
+
+    @property
+    def can_undo(self) -> bool:
+        """A committed review can be undone: there is one, and the current question is not started."""
+        return bool(self._undo) and (self.turn is None or not self.turn.results)
+
+    def undo(self) -> bool:
+        """Undo the last committed review: its card goes back exactly to its state before (written through
+        ``on_review``; a card that was new is dropped from the session's cards, see the README) and its
+        question is current again, graded, with the rating that was committed, to rate again. The current
+        question, not started, is put back (it is drawn again). Attempts stay: the history keeps both.
+        False (nothing done) when ``can_undo`` is not."""
+        if not self.can_undo:
+            return False
+        last = self._undo.pop()
+        template_id = last.turn.instance.template_id
+        if last.before is None:
+            del self._cards[template_id]
+            self._new_left += 1
+            self.introduced -= 1
+        else:
+            self._cards[template_id] = last.before
+            if self._on_review is not None:
+                self._on_review(last.before)
+        self.reviewed -= 1
+        self.right -= last.right
+        self.turn = last.turn
+        self.proposed, self.rating, self.reason = last.proposed, last.rating, last.reason
+        return True
+
+    def summary(self) -> StudySummary:
+        """What this session did so far (``study_summary`` of its counts and its candidates' due dates)."""
+        candidates = set(self._candidates)
+        dues = [c.due for t, c in self._cards.items() if t in candidates]
+        return study_summary(self.reviewed, self.right, self.introduced, dues)
 
     def next(self) -> Instance | None:
         """Commit the review (an ungraded question is skipped first), then draw the next question.
@@ -230,4 +288,45 @@ class StudySession:
             self._commit()
         self.turn = self._turn(self._draw())
         self.proposed = self.rating = None
+        self.reason = ""
         return self.instance
+
+
+class _Committed(Record):
+    """A committed review, as ``undo`` needs it: the question's turn, the card before, the proposal."""
+
+    turn: Turn
+    before: CardState | None
+    rating: str
+    proposed: str
+    reason: str
+    right: bool
+
+
+class StudySummary(Record):
+    """The end of a study session: reviews committed, how many right and new, when the next card is due
+    (epoch seconds; None when no card is scheduled) and this session's retention (right / reviewed; None
+    before any review)."""
+
+    reviewed: int
+    right: int
+    new: int
+    next_due: float | None
+    retention: float | None
+
+
+def study_summary(reviewed: int, right: int, new: int, dues: Iterable[float]) -> StudySummary:
+    """The summary of a session of ``reviewed`` reviews (``right`` of them right, ``new`` of templates new
+    to the schedule), its cards due at ``dues``.
+
+    >>> study_summary(4, 3, 1, [30.0, 10.0])
+    StudySummary(reviewed=4, right=3, new=1, next_due=10.0, retention=0.75)
+    """
+    upcoming = list(dues)
+    return StudySummary(
+        reviewed,
+        right,
+        new,
+        min(upcoming) if upcoming else None,
+        right / reviewed if reviewed else None,
+    )

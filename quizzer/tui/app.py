@@ -27,10 +27,13 @@ from quizzer.tui.screens.drill import DrillScreen
 from quizzer.tui.writer import HistoryWriter
 
 if TYPE_CHECKING:
+    from quizzer.bank.render import Instance
+    from quizzer.session.progress import TopicProgress
     from quizzer.session.queue import StudyStatus
     from quizzer.session.stats import Stats
     from quizzer.session.study import StudySession
     from quizzer.store.history import HistoryStore
+    from quizzer.tui.screens.mock_start import MockPlan
 
 # Home, Browse and Help are imported when first shown: `quizzer drill` paints its question without
 # loading their widgets (DataTable, Select, OptionList...), which is a good part of its start-up time.
@@ -52,6 +55,9 @@ class QuizzerApp(App[None]):
 
     #: config.toml, where the theme picked in the palette is saved; None: it is not saved (tests).
     config_path: str | None = None
+
+    #: The topics a finished placement drill suggests, weakest first (Home shows them); None before one.
+    suggested_path: list[str] | None = None
 
     bank: var[Bank | None] = var(None, init=False)
     """The whole bank, validated in a worker: what Home, Browse and the palette list. None until then."""
@@ -211,17 +217,26 @@ class QuizzerApp(App[None]):
             attempts=self.store.count(),
         )
 
+    def read_progress(self, bank: Bank) -> list[TopicProgress]:
+        """Each topic's accuracy and mastery over ``bank`` (reads the history: called from Home's worker)."""
+        from quizzer.session.progress import topic_progress
+
+        self.writer.drain()  # what was just answered is in
+        return topic_progress(self.store.attempts(), {t.id: t.topic for t in bank.templates()})
+
     def read_stats(self) -> Stats:
         """The Stats screen's figures (reads the history: called from its worker)."""
-        from quizzer.session.stats import compute_stats
+        from quizzer.session.stats import compute_stats, difficulties
 
         self.writer.drain()  # what was just answered is in
         now = self.wall()
+        attempts = self.store.attempts()
         return compute_stats(
-            self.store.attempts(),
+            attempts,
             now=now,
             utc_offset_seconds=utc_offset_seconds(now),
             sessions=self.store.sessions(),
+            difficulty_of=difficulties(load_bank(self.question_paths), (a.template_id for a in attempts)),
         )
 
     # --- screens --------------------------------------------------------------------------------------
@@ -234,7 +249,11 @@ class QuizzerApp(App[None]):
             while not isinstance(self.screen, HomeScreen):
                 self.pop_screen()
         else:
-            self.push_screen(HomeScreen(self.study_status))
+            self.push_screen(
+                HomeScreen(
+                    self.study_status, self.read_progress, self.start_placement, lambda: self.suggested_path
+                )
+            )
 
     def _left(self, _result: object = None) -> None:
         """A mode or screen was left: Home, if nothing is below it but the blank default screen."""
@@ -277,6 +296,23 @@ class QuizzerApp(App[None]):
     def start_drill(self, options: DrillOptions | None = None) -> AwaitMount | None:
         """Open a drill over the templates that match (a fresh seed unless one is given); None if none do."""
         options = options or DrillOptions()
+        session: DrillSession | None = None
+        announced = False
+
+        def recorded(attempt: Attempt) -> None:
+            """Record, and when the plan is through, say so once (a placement's suggested path)."""
+            nonlocal announced
+            self.record(attempt)
+            if session is not None and session.plan_done and not announced:
+                announced = True
+                self.placement_done(session)
+
+        progress = None
+        if options.order != "random":  # the history's answers per template (a short read, before the screen)
+            from quizzer.session.progress import template_progress
+
+            self.writer.drain()
+            progress = template_progress(self.store.attempts())
         try:
             session = DrillSession(
                 self.questions_bank(),
@@ -287,7 +323,10 @@ class QuizzerApp(App[None]):
                 template_id=options.template_id,
                 wall=self.wall,
                 session_id=self.new_session_id("drill"),
-                on_attempt=self.record,
+                on_attempt=recorded if options.plan else self.record,
+                order=options.order,
+                progress=progress,
+                plan=options.plan,
             )
         except KeyError:
             self.notify(f"No template has the id {options.template_id!r}.", severity="warning", markup=False)
@@ -300,27 +339,91 @@ class QuizzerApp(App[None]):
             return None
         return self.open(DrillScreen(session))
 
+    def start_placement(self) -> AwaitMount | None:
+        """The guided start: a placement drill of a few questions, easy to hard across the main topics."""
+        from quizzer.session.progress import placement_ids
+
+        seed = self.new_seed()
+        plan = placement_ids((self.bank or self.questions_bank()).templates(), seed=seed)
+        return self.start_drill(DrillOptions(seed=seed, plan=tuple(plan)))
+
+    def placement_done(self, session: DrillSession) -> None:
+        """The placement's last planned question is answered: the suggested path (Home shows it too)."""
+        from quizzer.session.progress import suggested_path, topic_progress
+
+        bank = self.questions_bank()
+        topics = {t: bank.get(t).topic for t in session.plan}
+        self.suggested_path = suggested_path(topic_progress(session.attempts, topics))
+        self.notify(
+            f"Placement done. Suggested path, weakest first: {' → '.join(self.suggested_path)}. "
+            "The drill goes on; q goes back to Home.",
+            title="Start here",
+            timeout=30,
+            markup=False,
+        )
+
     def start_mock(self, options: MockOptions | None = None) -> AwaitMount | None:
-        """Open a timed mock interview; None (with a notice) if no template matches."""
-        from quizzer.session.chain import template_lookup
-        from quizzer.session.mock import MockExam
-        from quizzer.session.picking import pick_instances
-        from quizzer.tui.screens.mock import MockScreen
+        """Open a mock's start screen (its clock starts when the set is confirmed; a draw that cannot fit
+        says why there); a plain MockOptions with a seed opens the mock at once (tests), or returns None
+        with a notice if no template matches."""
+        from quizzer.session.picking import fit_instances, pick_instances
+        from quizzer.tui.screens.mock_start import MockStart, MockStartScreen
 
         options = options or MockOptions(self.settings.mock_count, self.settings.mock_minutes)
+        seed = self.new_seed() if options.seed is None else options.seed
+        if options.seed is not None and not isinstance(options, MockStart):
+            try:
+                instances = pick_instances(
+                    self.questions_bank(), count=options.count, seed=seed, topic=options.topic
+                )
+            except ValueError:
+                self.notify("No template matches these filters.", severity="warning")
+                return None
+            return self.open_mock(instances, options.minutes)
+        given = options.instances if isinstance(options, MockStart) else ()
+        save_set = options.save_set if isinstance(options, MockStart) else None
+        bank, topic = self.questions_bank(), options.topic
+
+        def draw(count: int, minutes: float) -> list[Instance]:
+            if given:
+                return list(given)
+            return fit_instances(bank, count=count, minutes=minutes, seed=seed, topic=topic)
+
+        def confirmed(plan: MockPlan | None) -> None:
+            if plan is None:
+                self._left()
+                return
+            if save_set is not None:
+                self.save_mock_set(save_set, plan)
+            self.open_mock(list(plan.instances), plan.minutes)
+
+        count = len(given) if given else options.count
+        screen = MockStartScreen(draw, count=count, minutes=options.minutes, topic=topic, fixed=bool(given))
+        return self.push_screen(screen, callback=confirmed)
+
+    def save_mock_set(self, path: str, plan: MockPlan) -> None:
+        """Write the set's ``id#seed`` list to ``path`` (a failure is a notification; the mock still runs)."""
+        from quizzer.session.picking import format_set
+
         try:
-            instances = pick_instances(
-                self.questions_bank(),
-                count=options.count,
-                seed=self.new_seed() if options.seed is None else options.seed,
-                topic=options.topic,
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(format_set(plan.instances, plan.minutes))
+        except OSError as exc:
+            self.notify(
+                f"{path}: {exc.strerror or exc}", title="Set not saved", severity="error", markup=False
             )
-        except ValueError:
-            self.notify("No template matches these filters.", severity="warning")
-            return None
+            return
+        self.notify(f"The set is saved in {path}.", title="Mock set", markup=False)
+
+    def open_mock(self, instances: list[Instance], minutes: float) -> AwaitMount:
+        """Start the clock: a MockExam over ``instances`` for ``minutes``, on its screen."""
+        from quizzer.session.chain import template_lookup
+        from quizzer.session.mock import MockExam
+        from quizzer.tui.screens.mock import MockScreen
+
         exam = MockExam(
             instances,
-            total_seconds=options.minutes * 60,
+            total_seconds=minutes * 60,
             clock=self.clock,
             wall=self.wall,
             session_id=self.new_session_id("mock"),
@@ -339,8 +442,10 @@ class QuizzerApp(App[None]):
         )
 
     def study_session(self, options: StudyOptions) -> StudySession:
-        """A StudySession over the history's cards (what Home counts as due and new)."""
+        """A StudySession over the history's cards (what Home counts as due and new), scheduled at the
+        settings' desired retention."""
         from quizzer.session.queue import new_left_today
+        from quizzer.session.srs import Scheduler
         from quizzer.session.study import StudySession
 
         bank = self.questions_bank()
@@ -357,6 +462,7 @@ class QuizzerApp(App[None]):
             wall=self.wall,
             new_per_day=limit,
             new_today=0,
+            scheduler=Scheduler(desired_retention=self.settings.desired_retention),
             session_id=self.new_session_id("study"),
             on_attempt=self.record,
             on_review=self.put_card,

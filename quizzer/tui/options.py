@@ -6,12 +6,16 @@ from quizzer.core.record import Record
 
 
 class DrillOptions(Record):
-    """A drill: filters, one template, a seed (with a template: the first question is template#seed)."""
+    """A drill: filters, one template, a seed (with a template: the first question is template#seed), and
+    the order templates are drawn in (one of quizzer.session.drill.ORDERS)."""
 
     topic: str | None = None
     difficulty: str | None = None
     template_id: str | None = None
     seed: int | None = None
+    order: str = "random"
+    plan: tuple[str, ...] = ()
+    """Templates asked first, in this order (the placement drill of a first run)."""
 
 
 class MockOptions(Record):

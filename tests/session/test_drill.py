@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from quizzer.bank.hints import hint_steps
 from quizzer.bank.loader import Bank, load_bank
 from quizzer.core.units import format_sci
 from quizzer.session.drill import DrillSession
+from quizzer.session.progress import TemplateProgress, with_answer
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "good"
 
@@ -245,3 +247,120 @@ def test_a_template_that_cannot_make_an_instance_is_dropped_from_the_drill_and_t
     assert any(p.template_id == "non-finite" for p in mixed.problems())
     with pytest.raises(ValueError, match=r"not a finite number"):
         DrillSession(load_bank([str(hostile)]), seed=3, clock=FakeClock())
+
+
+# --- the drill's order (weakest, unseen, random) ---------------------------------------------------
+
+
+def real_bank() -> Bank:
+    from quizzer.paths import question_paths
+
+    return load_bank(question_paths())
+
+
+def answered(template_id: str, *rights: bool) -> TemplateProgress:
+    progress = None
+    for right in rights:
+        progress = with_answer(progress, template_id, right)
+    assert progress is not None
+    return progress
+
+
+@pytest.mark.parametrize("order", ["random", "weakest", "unseen"])
+def test_no_template_twice_in_a_row_in_any_order(order: str) -> None:
+    full = real_bank()
+    ids = full.matching_ids(topic="kv-cache")
+    assert len(ids) >= 2
+    progress = {ids[0]: answered(ids[0], False, False), ids[1]: answered(ids[1], True)}
+    s = DrillSession(full, seed=3, clock=FakeClock(), topic="kv-cache", order=order, progress=progress)
+    drawn = [s.instance.template_id] + [s.next().template_id for _ in range(200)]
+    assert all(a != b for a, b in itertools.pairwise(drawn))
+    assert set(drawn) == set(ids)  # every template comes up
+
+
+def test_two_templates_alternate_and_one_template_repeats() -> None:
+    full = real_bank()
+    two = full.matching_ids(topic="kv-cache")[:2]
+    s = DrillSession(full, seed=1, clock=FakeClock(), topic="kv-cache", order="weakest")
+    s._candidates = list(two)  # the drill over exactly two templates
+    drawn = [s.next().template_id for _ in range(20)]
+    assert all(a != b for a, b in itertools.pairwise(drawn))
+    one = DrillSession(full, seed=1, clock=FakeClock(), template_id=two[0], order="unseen")
+    assert {one.next().template_id for _ in range(5)} == {two[0]}
+
+
+def test_unseen_first_draws_every_unseen_template_before_a_seen_one() -> None:
+    full = real_bank()
+    ids = full.matching_ids(topic="attention") + full.matching_ids(topic="kv-cache")
+    seen = set(ids[::2])
+    progress = {t: answered(t, True) for t in seen}
+    for seed in range(5):
+        s = DrillSession(full, seed=seed, clock=FakeClock(), order="unseen", progress=progress)
+        s._candidates = list(ids)
+        unseen_count = len(ids) - len(seen)
+        drawn = [s.next().template_id for _ in range(unseen_count)]
+        assert set(drawn) == set(ids) - seen  # every unseen one, none twice, before any seen one
+
+
+def test_weakest_draws_the_lowest_recent_accuracy_first_and_the_unanswered_last() -> None:
+    full = real_bank()
+    ids = full.matching_ids(topic="kv-cache")
+    weak, middling, strong = ids[:3]
+    progress = {
+        strong: answered(strong, True, True),
+        weak: answered(weak, True, True, False, False, False, False),  # 1 of its last 5: 20%
+        middling: answered(middling, False, True),
+    }
+    for seed in range(5):
+        s = DrillSession(
+            full, seed=seed, clock=FakeClock(), topic="kv-cache", order="weakest", progress=progress
+        )
+        first = s.instance.template_id
+        assert first == weak
+        assert [s.next().template_id for _ in range(2)] == [middling, strong]
+        rest = {s.next().template_id for _ in range(len(ids) - 3)}
+        assert rest == set(ids) - {weak, middling, strong}
+
+
+def test_weakest_reranks_with_the_drills_own_answers() -> None:
+    full = real_bank()
+    t0, t1, t2, t3 = full.matching_ids(topic="kv-cache")[:4]
+    progress = {
+        t0: answered(t0, False),  # 0%, then right: 50%
+        t1: answered(t1, False, True),  # 50%, then right: 67%
+        t2: answered(t2, False, True, False),  # 33%, then wrong: 25%
+        t3: answered(t3, True, True, True),  # 100%, then wrong: 75%
+    }
+    s = DrillSession(full, seed=2, clock=FakeClock(), topic="kv-cache", order="weakest", progress=progress)
+    s._candidates = [t0, t1, t2, t3]  # the drill over these four
+    assert s.instance.template_id == t0
+    rights = {t0: True, t1: True, t2: False, t3: False}
+    first_round = []
+    for _ in range(4):
+        first_round.append(s.instance.template_id)
+        question = s.turn.question
+        s.answer(f"{question.value} {question.unit}" if rights[s.instance.template_id] else "0.000001")
+        assert s.attempts[-1].right is rights[s.instance.template_id]
+        s.next()
+    assert first_round == [t0, t2, t1, t3]
+    second_round = [s.instance.template_id] + [s.next().template_id for _ in range(3)]
+    assert second_round == [t2, t0, t1, t3]
+
+
+def test_an_unknown_order_is_an_error() -> None:
+    with pytest.raises(ValueError, match="unknown order 'hardest'"):
+        DrillSession(bank(), seed=1, clock=FakeClock(), order="hardest")
+
+
+def test_a_plan_is_asked_first_in_its_order_then_the_drill_goes_on() -> None:
+    from quizzer.session.progress import placement_ids
+
+    full = real_bank()
+    plan = placement_ids(full.templates(), seed=5)
+    s = DrillSession(full, seed=5, clock=FakeClock(), plan=[*plan, "no-such-template"])
+    assert s.plan == tuple(plan)
+    drawn = [s.instance.template_id] + [s.next().template_id for _ in range(len(plan) - 1)]
+    assert drawn == plan
+    after = [s.next().template_id for _ in range(20)]
+    assert after[0] != plan[-1]
+    assert len(set(after)) > 1

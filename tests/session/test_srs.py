@@ -17,7 +17,11 @@ from quizzer.session.srs import (
     interval_days,
     introduced_since,
     last_review,
+    preview_intervals,
     rating_for,
+    rating_for_parts,
+    rating_reason,
+    short_interval,
 )
 
 T0 = 1_700_000_000.0  # 2023-11-14, epoch seconds
@@ -220,3 +224,104 @@ def test_good_at_each_due_date_grows_the_interval() -> None:
     growing = intervals[: len(intervals) - len(capped)]
     assert growing == sorted(set(growing))  # strictly increasing until fsrs's maximum interval
     assert capped  # 14 good reviews at the default retention do reach it (100 years)
+
+
+# --- interval preview, the reason for a rating, the review duration ---------------------------------------
+
+
+def test_preview_intervals_do_not_change_the_card_and_match_each_review() -> None:
+    scheduler = Scheduler()
+    state = scheduler.review(None, "t", "good", T0)
+    state = scheduler.review(state, "t", "good", state.due)
+    now = state.due + 2 * DAY
+    kept = state.card_json
+    preview = preview_intervals(state, "t", now)
+    assert state.card_json == kept
+    for rating in RATINGS:
+        assert preview[rating] == scheduler.review(state, "t", rating, now).due - now
+    assert preview["again"] < preview["hard"] < preview["good"] < preview["easy"]
+
+
+def test_preview_of_a_new_card_is_fsrs_learning_steps() -> None:
+    preview = preview_intervals(None, "t", T0)
+    # fsrs's defaults: learning steps of 1 and 10 minutes; hard on a new card is their mean (5.5 minutes)
+    assert (preview["again"], preview["hard"], preview["good"]) == (MINUTE, 5.5 * MINUTE, 10 * MINUTE)
+    assert preview["easy"] % DAY == 0
+    assert preview["easy"] >= DAY
+
+
+def test_a_lower_desired_retention_gives_longer_intervals() -> None:
+    state = Scheduler().review(None, "t", "good", T0)
+    state = Scheduler().review(state, "t", "good", state.due)
+    now = state.due
+    low = preview_intervals(state, "t", now, Scheduler(desired_retention=0.75))
+    high = preview_intervals(state, "t", now, Scheduler(desired_retention=0.97))
+    assert low["good"] > preview_intervals(state, "t", now)["good"] > high["good"]
+
+
+@pytest.mark.parametrize(
+    ("seconds", "shown"),
+    [
+        (1, "1m"),
+        (90, "2m"),
+        (59 * MINUTE, "59m"),
+        (3600, "1h"),
+        (23 * 3600, "23h"),
+        (DAY, "1d"),
+        (29 * DAY, "29d"),
+        (30 * DAY, "1mo"),
+        (75 * DAY, "2.5mo"),
+        (300 * DAY, "10mo"),
+        (365 * DAY, "1y"),
+        (3650 * DAY, "10y"),
+    ],
+)
+def test_short_interval(seconds: float, shown: str) -> None:
+    assert short_interval(seconds) == shown
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "seconds", "minutes", "hints", "expected"),
+    [
+        (["wrong"], 10, 1, 0, ("again", "again: wrong")),
+        (["timed-out"], 10, 1, 0, ("again", "again: timed out")),
+        (["skipped", "exact"], 10, 1, 0, ("again", "again: part 1 skipped")),
+        (["exact", "wrong", "skipped"], 10, 1, 0, ("again", "again: 2 of 3 parts wrong or skipped")),
+        (["close"], 10, 1, 0, ("hard", "hard: close")),
+        (["exact", "imprecise"], 10, 1, 0, ("hard", "hard: part 2 imprecise")),
+        (["exact", "wrong"], 10, 1, 0, ("hard", "hard: part 2 wrong")),  # half failed is not more than half
+        (["exact"], 10, 1, 2, ("hard", "hard: right, but 2 hints")),
+        (["exact"], 10, 1, 1, ("hard", "hard: right, but 1 hint")),
+        (["exact"], 40, 3, 0, ("easy", "easy: right in 40 s of 3 min")),
+        (["correct", "consistent"], 150, 3, 0, ("good", "good: right in 2.5 min of 3 min")),
+        (["exact"], 300, 3, 0, ("hard", "hard: right, but slow (5 min of 3 min)")),
+    ],
+)
+def test_rating_reason_says_why(
+    verdicts: list[str], seconds: float, minutes: float, hints: int, expected: tuple[str, str]
+) -> None:
+    assert rating_reason(verdicts, seconds, minutes, hints) == expected
+    assert rating_for_parts(verdicts, seconds, minutes, hints) == expected[0]
+
+
+def test_rating_reason_refuses_what_rating_for_parts_refuses() -> None:
+    with pytest.raises(ValueError, match="no verdicts"):
+        rating_reason([], 1, 1, 0)
+    with pytest.raises(ValueError, match="unparsed"):
+        rating_reason(["unparsed"], 1, 1, 0)
+
+
+def test_the_review_duration_goes_into_fsrs(monkeypatch: pytest.MonkeyPatch) -> None:
+    import fsrs
+
+    seen: list[int | None] = []
+    review = fsrs.Scheduler.review_card
+
+    def spy(self, card, rating, review_datetime=None, review_duration=None):  # type: ignore[no-untyped-def]
+        seen.append(review_duration)
+        return review(self, card, rating, review_datetime, review_duration)
+
+    monkeypatch.setattr(fsrs.Scheduler, "review_card", spy)
+    Scheduler().review(None, "t", "good", T0, seconds=12.3456)
+    Scheduler().review(None, "t", "good", T0)
+    assert seen == [12346, None]

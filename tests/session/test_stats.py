@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import date, timedelta
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quizzer.session.records import VERDICTS, Attempt
-from quizzer.session.stats import compute_stats, stats_json
+from quizzer.session.stats import DayStats, compute_stats, difficulties, heatmap_grid, stats_json
 
 DAY = 86_400
 #: 2024-03-10 00:00:00 UTC.
@@ -52,7 +53,7 @@ def attempt(
 
 def test_empty_history() -> None:
     s = compute_stats([], now=NOW, days=3)
-    assert (s.attempts, s.right, s.accuracy, s.streak_days) == (0, 0, 0.0, 0)
+    assert (s.attempts, s.right, s.accuracy, s.current_streak_days) == (0, 0, 0.0, 0)
     assert s.topics == ()
     assert s.mistakes == ()
     assert (s.first_at, s.last_at) == (None, None)
@@ -187,26 +188,26 @@ def test_utc_offset_matches_time_gmtime() -> None:
 
 def test_streak_counts_consecutive_days_up_to_today() -> None:
     history = [attempt(at=NOW - k * DAY) for k in (0, 1, 2, 4, 5)]  # a gap three days ago
-    assert compute_stats(history, now=NOW).streak_days == 3
+    assert compute_stats(history, now=NOW).current_streak_days == 3
 
 
 def test_streak_still_counts_when_nothing_yet_today() -> None:
     history = [attempt(at=NOW - k * DAY) for k in (1, 2)]
-    assert compute_stats(history, now=NOW).streak_days == 2
+    assert compute_stats(history, now=NOW).current_streak_days == 2
     # several attempts on a day count once
-    assert compute_stats([*history, *history], now=NOW).streak_days == 2
+    assert compute_stats([*history, *history], now=NOW).current_streak_days == 2
 
 
 def test_streak_broken_when_nothing_yesterday_or_today() -> None:
     history = [attempt(at=NOW - k * DAY) for k in (2, 3, 4)]
-    assert compute_stats(history, now=NOW).streak_days == 0
+    assert compute_stats(history, now=NOW).current_streak_days == 0
 
 
 def test_streak_uses_local_days() -> None:
     # 23:30 UTC yesterday and 00:30 UTC today are the same day at UTC+2 -> a streak of 1, and 2 at UTC
     history = [attempt(at=MIDNIGHT - 1800), attempt(at=MIDNIGHT + 1800)]
-    assert compute_stats(history, now=MIDNIGHT + 3600).streak_days == 2
-    assert compute_stats(history, now=MIDNIGHT + 3600, utc_offset_seconds=7200).streak_days == 1
+    assert compute_stats(history, now=MIDNIGHT + 3600).current_streak_days == 2
+    assert compute_stats(history, now=MIDNIGHT + 3600, utc_offset_seconds=7200).current_streak_days == 1
 
 
 def test_negative_days_is_an_error() -> None:
@@ -220,7 +221,7 @@ def test_stats_json_is_plain_data() -> None:
     assert data["attempts"] == 1
     assert data["right"] == 0
     assert data["accuracy"] == 0.0
-    assert data["streak_days"] == 1
+    assert data["current_streak_days"] == 1
     assert data["first_at"] == data["last_at"] == MIDNIGHT + 5
     assert data["topics"] == [
         {
@@ -296,9 +297,9 @@ def test_counts_are_consistent(history: list[Attempt], offset: int, days: int) -
     assert [d.day for d in s.days] == sorted(d.day for d in s.days)
     active = {int((a.at + offset) // DAY) for a in history}
     start = today if today in active else today - 1
-    streak_days = set(range(start - s.streak_days + 1, start + 1))
+    streak_days = set(range(start - s.current_streak_days + 1, start + 1))
     assert streak_days <= active
-    assert start - s.streak_days not in active
+    assert start - s.current_streak_days not in active
     counts = [m.count for m in s.mistakes]
     assert counts == sorted(counts, reverse=True)
     assert sum(counts) <= sum(a.mistake is not None for a in answers)
@@ -336,3 +337,149 @@ def test_chains_are_reported_part_by_part() -> None:
 
     assert "part 2 of kv-cache chains: 50% right (1/2)" in stats_text(s)
     assert "part 3 of kv-cache chains: 100% right (1/1, 1 skipped)" in stats_text(s)
+
+
+# --- longest streak, heatmap, per difficulty ------------------------------------------------------------
+
+
+def test_current_streak_broken_by_one_empty_day() -> None:
+    # practised today and yesterday, nothing two days ago, then four days before that
+    history = [attempt(at=NOW - k * DAY) for k in (0, 1, 3, 4, 5, 6)]
+    s = compute_stats(history, now=NOW)
+    assert (s.current_streak_days, s.longest_streak_days) == (2, 4)
+
+
+def test_longest_streak_in_the_past_and_skips_count() -> None:
+    # five days in a row a month ago (one of them only a skip), and today alone
+    past = [attempt(at=NOW - (30 + k) * DAY) for k in (0, 1, 3, 4)] + [attempt("skipped", at=NOW - 32 * DAY)]
+    s = compute_stats([*past, attempt(at=NOW)], now=NOW)
+    assert (s.current_streak_days, s.longest_streak_days) == (1, 5)
+    assert compute_stats([], now=NOW).longest_streak_days == 0
+
+
+def test_heatmap_covers_26_weeks_monday_first_ending_today() -> None:
+    s = compute_stats([], now=NOW)  # NOW is Sunday 2024-03-10
+    first, last = s.heatmap[0].day, s.heatmap[-1].day
+    assert last == "2024-03-10"
+    assert date.fromisoformat(first).weekday() == 0  # a Monday
+    assert date.fromisoformat(last) - date.fromisoformat(first) == timedelta(weeks=26, days=-1)
+    grid = heatmap_grid(s.heatmap)
+    assert len(grid) == 7
+    assert {len(row) for row in grid} == {26}
+    assert grid[0][0] is not None
+    assert grid[0][0].day == first
+    assert grid[6][25] is not None
+    assert grid[6][25].day == "2024-03-10"
+
+
+def test_heatmap_cell_for_a_given_day() -> None:
+    day = NOW - 9 * DAY  # Friday 2024-03-01
+    history = [attempt(at=day), attempt("wrong", at=day + 60), attempt("skipped", at=day + 120)]
+    s = compute_stats([*history, attempt(at=NOW)], now=NOW)
+    cells = {c.day: (c.attempts, c.right) for c in s.heatmap}
+    assert cells["2024-03-01"] == (2, 1)  # answers only, as `days`
+    assert cells["2024-03-02"] == (0, 0)
+    grid = heatmap_grid(s.heatmap)
+    # Friday is row 4; 2024-03-01 is in the week before the last column
+    cell = grid[4][24]
+    assert cell is not None
+    assert (cell.day, cell.attempts, cell.right) == ("2024-03-01", 2, 1)
+
+
+def test_heatmap_ends_midweek_with_empty_places() -> None:
+    wednesday = NOW - 4 * DAY  # 2024-03-06
+    s = compute_stats([attempt(at=wednesday)], now=wednesday)
+    assert s.heatmap[-1].day == "2024-03-06"
+    assert len(s.heatmap) == 25 * 7 + 3
+    grid = heatmap_grid(s.heatmap)
+    assert [row[-1] is None for row in grid] == [False, False, False, True, True, True, True]
+    last = grid[2][-1]
+    assert last is not None
+    assert last.attempts == 1
+
+
+def test_heatmap_uses_local_days() -> None:
+    late = attempt(at=MIDNIGHT - 1800)  # Saturday 2024-03-09 23:30 UTC, Sunday 00:30 at UTC+1
+    utc = {c.day: c.attempts for c in compute_stats([late], now=NOW).heatmap}
+    east = {c.day: c.attempts for c in compute_stats([late], now=NOW, utc_offset_seconds=3600).heatmap}
+    assert (utc["2024-03-09"], utc["2024-03-10"]) == (1, 0)
+    assert (east["2024-03-09"], east["2024-03-10"]) == (0, 1)
+
+
+def test_heatmap_grid_of_a_start_midweek() -> None:
+    cells = [DayStats(f"2024-03-{d:02d}", d, 0) for d in range(6, 13)]  # Wednesday to Tuesday
+    grid = heatmap_grid(cells)
+    assert [[c.day[-2:] if c else None for c in row] for row in grid] == [
+        [None, "11"],
+        [None, "12"],
+        ["06", None],
+        ["07", None],
+        ["08", None],
+        ["09", None],
+        ["10", None],
+    ]
+
+
+def test_accuracy_per_difficulty_from_the_callers_mapping() -> None:
+    history = [
+        attempt("exact", template_id="e1"),
+        attempt("wrong", template_id="e1"),
+        attempt("correct", template_id="e2"),
+        attempt("skipped", template_id="h1"),
+        attempt("exact", template_id="h1"),
+        attempt("close", template_id="h1"),
+        attempt("exact", template_id="gone"),  # no longer in the bank: left out
+    ]
+    difficulty_of = {"e1": "easy", "e2": "easy", "h1": "hard", "m1": "medium"}
+    s = compute_stats(history, now=NOW, difficulty_of=difficulty_of)
+    assert [(d.difficulty, d.attempts, d.right, d.skipped) for d in s.by_difficulty] == [
+        ("easy", 3, 2, 0),
+        ("hard", 2, 1, 1),
+    ]
+    assert s.by_difficulty[0].accuracy == pytest.approx(2 / 3)
+    assert s.by_difficulty[1].accuracy == pytest.approx(1 / 2)
+    assert compute_stats(history, now=NOW).by_difficulty == ()
+
+
+def test_difficulties_are_listed_easy_medium_hard() -> None:
+    history = [attempt(template_id=t) for t in ("h", "x", "m", "e")]
+    mapping = {"h": "hard", "x": "expert", "m": "medium", "e": "easy"}
+    s = compute_stats(history, now=NOW, difficulty_of=mapping)
+    assert [d.difficulty for d in s.by_difficulty] == ["easy", "medium", "hard", "expert"]
+
+
+def test_difficulties_reads_the_bank_for_the_ids_asked() -> None:
+    class FakeBank:
+        def __init__(self) -> None:
+            self.peeked: list[str] = []
+
+        def peek(self, template_id: str) -> dict[str, object] | None:
+            self.peeked.append(template_id)
+            return {"a": {"difficulty": "easy"}, "b": {"difficulty": 3}}.get(template_id)
+
+    bank = FakeBank()
+    assert difficulties(bank, ["a", "b", "c", "a"]) == {"a": "easy"}
+    assert sorted(bank.peeked) == ["a", "b", "c"]
+
+
+def test_stats_json_carries_heatmap_and_difficulty() -> None:
+    s = compute_stats(
+        [attempt("exact", at=MIDNIGHT + 5, template_id="e")], now=NOW, difficulty_of={"e": "easy"}
+    )
+    data = json.loads(json.dumps(stats_json(s)))
+    assert data["heatmap"][-1] == {"day": "2024-03-10", "attempts": 1, "right": 1}
+    assert len(data["heatmap"]) == 26 * 7
+    assert data["by_difficulty"] == [
+        {"difficulty": "easy", "attempts": 1, "right": 1, "accuracy": 1.0, "skipped": 0}
+    ]
+    assert (data["current_streak_days"], data["longest_streak_days"]) == (1, 1)
+
+
+def test_mistakes_carry_their_latest_human_title() -> None:
+    old = attempt("wrong", mistake="untied-head", at=NOW - 200).replace(mistake_title="Head left out")
+    new = attempt("wrong", mistake="untied-head", at=NOW - 100).replace(mistake_title="Untied head left out")
+    s = compute_stats([old, new, attempt("wrong", mistake="no-title")], now=NOW)
+    assert [(m.name, m.title, m.count) for m in s.mistakes] == [
+        ("untied-head", "Untied head left out", 2),
+        ("no-title", "No title", 1),
+    ]

@@ -317,3 +317,139 @@ def test_same_seed_and_clocks_give_the_same_session() -> None:
     assert len({t for t, _, _ in trace}) < len(trace)  # some came back (rated again)...
     assert len({seed for _, seed, _ in trace}) == len(trace)  # ...each time with a fresh seed
     assert len(reviews) == len(trace)
+
+
+# --- undo, the summary, the reason and the review duration -----------------------------------------------
+
+
+def test_undo_restores_the_card_exactly_and_keeps_the_attempts(tmp_path: Path) -> None:
+    before = reviewed_at("mini-product", WALL - 30 * DAY)  # long due
+    run = Run(pack(tmp_path), {"mini-product": before}, ids=["mini-product"])
+    s = run.s
+    assert not s.can_undo
+    assert s.undo() is False
+    shown = s.instance
+    assert shown is not None
+    run.clock.now += 5
+    s.answer(right_answer(s))
+    assert s.proposed == "easy"
+    s.override("good")
+    run.wall.now += 7
+    assert s.next() is None
+    committed = s.cards["mini-product"]
+    assert committed.due > WALL + DAY
+    assert (s.reviewed, s.right) == (1, 1)
+    assert s.can_undo
+    run.wall.now += 100
+    assert s.undo() is True
+    assert s.cards["mini-product"] == before  # card json, due date, introduced: exactly
+    assert s.cards["mini-product"].card_json == before.card_json
+    assert run.reviews == [committed, before]  # written back through on_review
+    assert s.instance is shown
+    assert (s.done, s.proposed, s.rating) == (True, "easy", "good")
+    assert (s.reviewed, s.right) == (0, 0)
+    assert not s.can_undo  # one review was committed, one undone
+    s.override("again")
+    s.next()
+    redone = run.reviews[-1]
+    assert redone == Scheduler().review(before, "mini-product", "again", run.wall.now, seconds=5.0)
+    assert len(run.attempts) == 1  # the attempt is kept, never made twice
+    assert (s.reviewed, s.right) == (1, 1)
+
+
+def test_undo_of_a_new_card_makes_it_new_again(tmp_path: Path) -> None:
+    run = Run(pack(tmp_path), ids=["mini-product"], new_per_day=1)
+    s = run.s
+    assert s.new_count == 1
+    s.skip()
+    s.next()
+    assert (s.new_count, s.introduced, s.instance) == (0, 1, None)
+    assert s.undo()
+    assert "mini-product" not in s.cards
+    assert (s.new_count, s.introduced, s.reviewed) == (1, 0, 0)
+    assert run.reviews == [run.reviews[0]]  # nothing to write back: the store keeps it until re-rated
+    s.next()
+    assert run.reviews[-1].introduced == WALL
+    assert (s.new_count, s.introduced) == (0, 1)
+
+
+def test_undo_waits_while_the_next_question_is_answered(tmp_path: Path) -> None:
+    run = Run(pack(tmp_path))
+    s = run.s
+    s.answer(right_answer(s))
+    s.next()
+    second = s.instance
+    assert second is not None
+    assert s.can_undo  # the next question is shown, not started: it is put back
+    s.answer(wrong_answer(s))
+    assert not s.can_undo
+    assert s.undo() is False
+    assert s.instance is second
+    s.next()
+    assert s.can_undo
+    s.finish()
+    assert not s.can_undo  # a session left is over
+
+
+def test_the_reason_follows_the_proposal(tmp_path: Path) -> None:
+    run = Run(pack(tmp_path))
+    s = run.s
+    assert s.reason == ""
+    assert s.hint() is not None
+    s.answer(right_answer(s))
+    assert (s.proposed, s.reason) == ("hard", "hard: right, but 1 hint")
+    s.next()
+    assert s.reason == ""
+    s.skip()
+    assert s.reason == "again: skipped"
+
+
+def test_intervals_preview_the_current_card_without_changing_it(tmp_path: Path) -> None:
+    before = reviewed_at("mini-product", WALL - 30 * DAY)
+    run = Run(pack(tmp_path), {"mini-product": before}, ids=["mini-product"])
+    s = run.s
+    intervals = s.intervals()
+    assert intervals == {r: Scheduler().review(before, "mini-product", r, WALL).due - WALL for r in intervals}
+    assert list(intervals) == ["again", "hard", "good", "easy"]
+    assert s.cards["mini-product"] == before
+    assert run.reviews == []
+    s.skip()
+    s.next()
+    assert s.intervals() == {}  # no question
+
+
+def test_the_seconds_taken_are_the_review_duration(tmp_path: Path) -> None:
+    before = reviewed_at("mini-product", WALL - 30 * DAY)
+    run = Run(pack(tmp_path), {"mini-product": before}, ids=["mini-product"])
+    s = run.s
+    seen: list[float | None] = []
+
+    class Spy(Scheduler):
+        def review(self, state, template_id, rating, now, *, seconds=None):  # type: ignore[no-untyped-def]
+            seen.append(seconds)
+            return super().review(state, template_id, rating, now, seconds=seconds)
+
+    s._scheduler = Spy()
+    run.clock.now += 42
+    s.answer(right_answer(s))
+    s.next()
+    assert seen == [42.0]
+
+
+def test_the_summary_counts_this_session(tmp_path: Path) -> None:
+    from quizzer.session.study import study_summary
+
+    run = Run(pack(tmp_path))
+    s = run.s
+    assert s.summary() == study_summary(0, 0, 0, [])
+    assert s.summary().retention is None
+    assert s.summary().next_due is None
+    s.answer(right_answer(s))
+    s.next()
+    s.answer(wrong_answer(s))
+    s.next()
+    summary = s.summary()
+    assert (summary.reviewed, summary.right, summary.new, summary.retention) == (2, 1, 2, 0.5)
+    assert summary.next_due == WALL + MINUTE  # the one rated again comes back in a minute
+    assert study_summary(3, 0, 0, [5.0, 2.0, 9.0]).next_due == 2.0
+    assert study_summary(4, 3, 1, []).retention == 0.75

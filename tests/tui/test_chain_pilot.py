@@ -156,7 +156,10 @@ async def test_study_rates_the_chain_from_all_its_parts(pack: Path, how: str) ->
         extra = str(app.screen.query_one(".extra", Static).render())
         # right fast: easy; part 1 wrong or skipped: again (the mapping of rating_for_parts)
         assert session.proposed == ("easy" if how == "right" else "again")
-        assert f"proposed: {session.proposed}" in extra
+        assert session.reason in extra
+        assert session.reason.startswith(f"{session.proposed}: ")
+        if how != "right":
+            assert session.reason == f"again: part 1 {'wrong' if how == 'consistent' else 'skipped'}"
         await pilot.press("n")
         await pilot.pause()
         rows = stored(store, app)

@@ -124,7 +124,7 @@ async def test_a_whole_study_session() -> None:
         await pilot.press(*str(first.value), "enter")
         await pilot.pause()
         assert session.proposed == "easy"
-        assert "proposed: easy" in static_text(app, ".extra")
+        assert "easy: right in 5 s of 1 min" in static_text(app, ".extra")
         await pilot.press("2")  # the user overrides it: hard
         await pilot.pause()
         assert session.rating == "hard"
@@ -180,7 +180,7 @@ async def test_stats_screen_from_home() -> None:
         await pilot.pause()
         text = rendered_text(app, "#stats")
         assert "1 of 2 right" in text
-        assert "streak: 1 day" in text
+        assert "practised 1 day in a row" in text
 
 
 async def test_drill_attempts_are_committed_as_graded() -> None:

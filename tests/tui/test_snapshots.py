@@ -68,6 +68,38 @@ def test_small_terminal_keeps_input_and_verdict(snap_compare) -> None:  # type: 
     assert snap_compare(drill_app(), terminal_size=(60, 20), run_before=run_before)
 
 
+async def test_stats_heatmap_of_a_seeded_history(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    from rich.console import Console
+    from textual.widgets import Static
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    try:
+        app = make_app(store=_history())
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("t")
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+            console = Console(width=100, record=True, color_system=None, file=io.StringIO())
+            console.print(app.screen.query_one("#stats", Static).content)
+            lines = console.export_text().splitlines()
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert "practised 6 days in a row · longest: 9 days in a row" in lines[0]
+    # WALL is Thursday 28 May 2026: its week is the last column; Wednesday 15 April (43 days before, 4
+    # answers, the most of any day) is 6 columns before it, Tuesday 14 April (1 answer) the row above and
+    # Thursday 16 April (3) the row below
+    wed = next(line for line in lines if line.startswith("Wed "))
+    tue, thu = lines[lines.index(wed) - 1], lines[lines.index(wed) + 1]
+    assert (tue[4 + 2 * 19], wed[4 + 2 * 19], thu[4 + 2 * 19]) == ("░", "█", "▓")
+    assert (wed[4 + 2 * 25], thu[4 + 2 * 25]) == ("▒", "▓")  # yesterday 2 answers (and a skip), today 3
+    assert len(wed.rstrip()) == 4 + 2 * 26 - 1
+    assert any(line.split()[:3] == ["easy", "42", "(2"] for line in lines)  # both templates are easy
+
+
 def _history() -> HistoryStore:
     """A week of attempts at the frozen pack, the same every run (times relative to the test wall clock)."""
     store = HistoryStore.memory()
@@ -98,6 +130,31 @@ def _history() -> HistoryStore:
                 minutes=2.0 if topic == "embeddings" else 1.0,
             )
         )
+    # older practice for the heatmap: 9 days in a row 40 to 48 days ago (the longest streak), 1 to 4
+    # answers a day, and a day each of 100, 130 and 160 days ago
+    for k, n in [*((40 + j, 1 + j % 4) for j in range(9)), (100, 2), (130, 4), (160, 1)]:
+        for j in range(n):
+            store.record(
+                Attempt(
+                    template_id="mini-product",
+                    seed=1000 + 10 * k + j,
+                    variables={},
+                    answer="1",
+                    value=1,
+                    expected=1,
+                    unit="params",
+                    verdict="exact" if j % 2 == 0 else "wrong",
+                    rel_error=None,
+                    mistake=None,
+                    seconds=30.0,
+                    hints=0,
+                    mode="drill",
+                    at=WALL - 86_400 * k - 3600 * (j + 1),
+                    session="old",
+                    topic="testing",
+                    minutes=1.0,
+                )
+            )
     return store
 
 
@@ -116,6 +173,13 @@ def test_mock_report(snap_compare) -> None:  # type: ignore[no-untyped-def]
 
     app = make_app(mock=MockOptions(count=3, minutes=10, seed=5), clock=clock)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_mock_start(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    from quizzer.tui.screens.mock_start import MockStart
+
+    app = make_app(mock=MockStart(count=4, minutes=6, seed=5))  # `quizzer mock --count 4 --minutes 6`
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
 
 
 def test_study_rating(snap_compare) -> None:  # type: ignore[no-untyped-def]

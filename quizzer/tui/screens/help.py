@@ -68,6 +68,7 @@ def screen_bindings() -> list[tuple[str, Sequence[BindingType]]]:
     from quizzer.tui.screens.home import HomeScreen
     from quizzer.tui.screens.mock import MockScreen
     from quizzer.tui.screens.mock_report import MockReportScreen
+    from quizzer.tui.screens.mock_start import MockStartScreen
     from quizzer.tui.screens.stats import StatsScreen
     from quizzer.tui.screens.study import StudyScreen
 
@@ -75,6 +76,7 @@ def screen_bindings() -> list[tuple[str, Sequence[BindingType]]]:
         ("home", HomeScreen.BINDINGS),
         ("drill", DrillScreen.BINDINGS),
         ("study", StudyScreen.BINDINGS),
+        ("mock start", MockStartScreen.BINDINGS),
         ("mock", MockScreen.BINDINGS),
         ("mock report", MockReportScreen.BINDINGS),
         ("browse", BrowseScreen.BINDINGS),

@@ -17,11 +17,33 @@ from textual.widgets import Button, DataTable, Footer, Header, LoadingIndicator,
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank
 from quizzer.bank.schema import DIFFICULTIES
+from quizzer.session.progress import TopicProgress, weakest_topic
 from quizzer.session.queue import StudyStatus
 from quizzer.tui.messages import OpenScreen, StartMode
 from quizzer.tui.widgets.lines import line, plain
 
 INTRO = "Sizing questions as interviews ask them. Pick a mode: topic filters all modes, difficulty Drill."
+#: Cells of the mastery bar.
+BAR_CELLS = 10
+
+
+def mastery_bar(share: float, width: int = BAR_CELLS) -> str:
+    """A bar of ``width`` cells: ``share`` of them (clamped to [0, 1], rounded) filled, the rest a track.
+
+    >>> mastery_bar(0.5, 4), mastery_bar(0.0, 3), mastery_bar(1.0, 2), mastery_bar(0.24, 10)
+    ('██░░', '░░░', '██', '██░░░░░░░░')
+    """
+    full = round(min(max(share, 0.0), 1.0) * width)
+    return "█" * full + "░" * (width - full)
+
+
+def accuracy_text(right: int, answered: int) -> str:
+    """ "67% (4/6)", or "—" when nothing was answered.
+
+    >>> accuracy_text(2, 3), accuracy_text(0, 0)
+    ('67% (2/3)', '—')
+    """
+    return f"{right / answered:.0%} ({right}/{answered})" if answered else "—"
 
 
 class HomeScreen(Screen[None]):
@@ -33,6 +55,8 @@ class HomeScreen(Screen[None]):
         Binding("s", "study", "Study", id="home-study"),
         Binding("b", "browse", "Browse", id="home-browse"),
         Binding("t", "stats", "Stats", id="home-stats"),
+        Binding("w", "weakest", "Weakest", id="home-weakest"),
+        Binding("g", "start_here", "Start here", id="home-start-here"),
         Binding("question_mark", "app.help", "Help", id="home-help"),
         Binding("q", "app.quit", "Quit", show=False, id="home-quit"),
     ]
@@ -48,6 +72,7 @@ class HomeScreen(Screen[None]):
                 yield Button("Browse", id="start-browse")
                 yield Button("Stats", id="start-stats")
             yield Static(id="study-due")
+            yield Static(id="home-guide")
             with Horizontal(id="home-filters"):
                 yield Select[str]([], prompt="Any topic", id="topic-filter")
                 yield Select[str](
@@ -55,13 +80,28 @@ class HomeScreen(Screen[None]):
                 )
             yield LoadingIndicator(id="bank-loading")
             yield Static(id="bank-problems")
+            yield Static(id="weakest-topic")
             yield DataTable(id="topic-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
-    def __init__(self, status: Callable[[], StudyStatus]) -> None:
+    def __init__(
+        self,
+        status: Callable[[], StudyStatus],
+        progress: Callable[[Bank], list[TopicProgress]] | None = None,
+        start_here: Callable[[], object] | None = None,
+        path: Callable[[], list[str] | None] | None = None,
+    ) -> None:
         super().__init__()
         #: Reads what a study session would ask now (the history: called in a worker thread).
         self.status = status
+        #: Reads each topic's accuracy and mastery over a bank (the history: called in a worker thread).
+        self.progress = progress
+        #: The weakest topic shown above the table (None: none has enough answers yet).
+        self.weakest: TopicProgress | None = None
+        #: Opens the placement drill of the guided start.
+        self.start_here = start_here
+        #: The topics a finished placement suggests (None before one).
+        self.path = path
 
     #: The bank the topic table shows.
     _shown_bank: object = None
@@ -69,11 +109,15 @@ class HomeScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#topic-table", DataTable).display = False
         self.query_one("#bank-problems", Static).display = False
+        self.query_one("#weakest-topic", Static).display = False
+        self.query_one("#home-guide", Static).display = False
         self.show_due()
         self.watch(self.app, "bank", self.show_bank)  # the app's bank, once its worker has validated it
 
     def on_screen_resume(self) -> None:
         self.show_due()  # a study session or a mock may have changed them
+        if isinstance(self._shown_bank, Bank):
+            self.show_progress(self._shown_bank)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="store")
     def show_due(self) -> None:
@@ -88,6 +132,25 @@ class HomeScreen(Screen[None]):
             f" · history: {status.attempts} attempt{'s' if status.attempts != 1 else ''}",
         )
         self.app.call_from_thread(self.query_one("#study-due", Static).update, text)
+        self.app.call_from_thread(self.show_guide, status.attempts == 0)
+
+    def show_guide(self, first_run: bool) -> None:
+        """On a first run, "Start here"; after a placement drill, the path it suggests."""
+        path = self.path() if self.path is not None else None
+        widget = self.query_one("#home-guide", Static)
+        if path:
+            widget.update(line("Suggested path, weakest first: ", (" → ".join(path), "bold")))
+        elif first_run and self.start_here is not None:
+            widget.update(
+                line(
+                    ("▶ Start here", "bold"),
+                    ": a placement drill of 8 questions, easy to hard across the main topics, then a "
+                    "suggested path · ",
+                    ("g", "bold"),
+                    " starts it",
+                )
+            )
+        widget.display = bool(path) or (first_run and self.start_here is not None)
 
     def show_bank(self, bank: Bank | None) -> None:
         if bank is None or bank is self._shown_bank:
@@ -98,22 +161,70 @@ class HomeScreen(Screen[None]):
         self.query_one("#topic-filter", Select).set_options([(plain(t), t) for t in topics])
         table = self.query_one("#topic-table", DataTable)
         table.clear(columns=True)
-        table.add_columns("topic", "templates", "easy", "medium", "hard")
+        for label in ("topic", "templates", "easy", "medium", "hard", "accuracy", "mastery"):
+            table.add_column(label, key=label)
         for topic in topics:
             counts = Counter(t.difficulty for t in templates if t.topic == topic)
             table.add_row(
-                Text(topic), str(sum(counts.values())), *(str(counts[d]) for d in DIFFICULTIES), key=topic
+                Text(topic),
+                str(sum(counts.values())),
+                *(str(counts[d]) for d in DIFFICULTIES),
+                "",
+                "",
+                key=topic,
             )
         table.add_row(
             "all",
             str(len(templates)),
             *(str(sum(t.difficulty == d for t in templates)) for d in DIFFICULTIES),
+            "",
+            "",
             key="all",
         )
         self.query_one("#bank-loading").display = False
         table.display = True
         self.show_problems(bank.problems())
         self.query_one("#start-drill", Button).focus()
+        self.show_progress(bank)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="home-progress")
+    def show_progress(self, bank: Bank) -> None:
+        """Each topic's accuracy and mastery, read from the history off the UI thread."""
+        if self.progress is None:
+            return
+        progress = self.progress(bank)
+        self.app.call_from_thread(self.fill_progress, progress)
+
+    def fill_progress(self, progress: list[TopicProgress]) -> None:
+        """Put each topic's accuracy and mastery bar in the table, and name the weakest topic above it."""
+        table = self.query_one("#topic-table", DataTable)
+        rows = {str(key.value) for key in table.rows}
+        for p in progress:
+            if p.topic in rows:
+                table.update_cell(p.topic, "accuracy", accuracy_text(p.right, p.answered), update_width=True)
+                table.update_cell(
+                    p.topic, "mastery", f"{mastery_bar(p.mastery)} {p.mastery:.0%}", update_width=True
+                )
+        if "all" in rows:
+            right, answered = sum(p.right for p in progress), sum(p.answered for p in progress)
+            templates, mastered = sum(p.templates for p in progress), sum(p.mastered for p in progress)
+            share = mastered / templates if templates else 0.0
+            table.update_cell("all", "accuracy", accuracy_text(right, answered), update_width=True)
+            table.update_cell("all", "mastery", f"{mastery_bar(share)} {share:.0%}", update_width=True)
+        self.weakest = weakest_topic(progress)
+        widget = self.query_one("#weakest-topic", Static)
+        widget.display = self.weakest is not None
+        if self.weakest is not None:
+            weak = self.weakest
+            widget.update(
+                line(
+                    "Weakest topic: ",
+                    (weak.topic, "bold"),
+                    f": {weak.right / weak.answered:.0%} right ({weak.right} of {weak.answered}) · ",
+                    ("w", "bold"),
+                    " drills it",
+                )
+            )
 
     def show_problems(self, problems: list[TemplateError]) -> None:
         """What could not be loaded, named by file, template and field; the rest of the bank is usable."""
@@ -158,6 +269,18 @@ class HomeScreen(Screen[None]):
     @on(Button.Pressed, "#start-stats")
     def action_stats(self) -> None:
         self.post_message(OpenScreen("stats"))
+
+    def action_start_here(self) -> None:
+        """The guided start's placement drill."""
+        if self.start_here is not None:
+            self.start_here()
+
+    def action_weakest(self) -> None:
+        """Drill the weakest topic (nothing, with a notice, until a topic has enough answers)."""
+        if self.weakest is None:
+            self.notify("No topic has 3 answers yet: drill a little first.", severity="information")
+            return
+        self.post_message(StartMode("drill", topic=self.weakest.topic))
 
     @on(DataTable.RowSelected, "#topic-table")
     def drill_topic(self, event: DataTable.RowSelected) -> None:

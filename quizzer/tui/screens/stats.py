@@ -1,4 +1,4 @@
-"""StatsScreen: accuracy and time per topic, the mistakes made most often, a trend over days, the streak."""
+"""StatsScreen: a practice heatmap, streaks, accuracy per difficulty and topic, mistakes, recent days."""
 
 from __future__ import annotations
 
@@ -15,12 +15,66 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from quizzer.session.stats import Stats
+from quizzer.session.stats import DayStats, Stats, heatmap_grid
 from quizzer.tui.clock import clock_text
 
 
 def _s(n: int) -> str:
     return "" if n == 1 else "s"
+
+
+#: A day's shade, from no answer to the most answered: four steps of the busiest day's count.
+SHADES = "·░▒▓█"
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_WEEKDAYS = ("Mon", "", "Wed", "", "Fri", "", "Sun")
+
+
+def shade(attempts: int, most: int) -> str:
+    """The heatmap's character for a day: ``·`` for none, then ░▒▓█ by quarters of ``most``.
+
+    >>> [shade(n, 8) for n in (0, 1, 2, 3, 5, 8)]
+    ['·', '░', '░', '▒', '▓', '█']
+    """
+    if attempts <= 0:
+        return SHADES[0]
+    quarter = min(4, -(-4 * attempts // max(most, 1)))  # ceil(4 * attempts / most), at least 1
+    return SHADES[max(1, quarter)]
+
+
+def heatmap_table(cells: tuple[DayStats, ...]) -> Table:
+    """The calendar heatmap: a row per weekday (Monday first), two characters per week, month names over
+    the week their first Monday falls in, a legend under it (26 weeks: 56 columns)."""
+    grid = heatmap_grid(cells)
+    most = max((c.attempts for c in cells), default=0)
+    mondays = [next(c for c in (row[w] for row in grid) if c is not None) for w in range(len(grid[0]))]
+    months = [" "] * (2 * len(mondays) + 2)  # the last label may run 2 past the last column
+    previous, free = "", 0  # the month of the previous column; the first place a label may start
+    for w, first in enumerate(mondays):
+        month = first.day[:7]
+        if month != previous and 2 * w >= free:
+            months[2 * w : 2 * w + 3] = _MONTHS[int(month[5:]) - 1]
+            free = 2 * w + 4
+        previous = month
+    table = Table.grid(padding=(0, 1))
+    table.add_column(no_wrap=True, style="dim")
+    table.add_column(no_wrap=True)
+    table.add_row("", Text("".join(months).rstrip(), style="dim"))
+    for name, row in zip(_WEEKDAYS, grid, strict=True):
+        line = Text()
+        for cell in row:
+            if cell is None:
+                line.append("  ")
+            elif cell.attempts:
+                line.append(shade(cell.attempts, most) + " ", style="green")
+            else:
+                line.append(SHADES[0] + " ", style="dim")
+        line.rstrip()
+        table.add_row(name, line)
+    legend = Text("less ", style="dim")
+    for mark in SHADES:
+        legend.append(mark + " ", style="dim" if mark == SHADES[0] else "green")
+    table.add_row("", legend.append(f"more (most: {most} answers a day)", style="dim"))
+    return table
 
 
 def stats_renderable(stats: Stats) -> RenderableType:
@@ -39,9 +93,25 @@ def stats_renderable(stats: Stats) -> RenderableType:
                 if stats.unfinished_mocks
                 else ""
             )
-            + f"streak: [b]{stats.streak_days}[/b] day{'s' if stats.streak_days != 1 else ''}\n"
+            + f"practised [b]{stats.current_streak_days}[/b] day{_s(stats.current_streak_days)} in a row · "
+            + f"longest: {stats.longest_streak_days} day{_s(stats.longest_streak_days)} in a row\n"
         )
     ]
+    if stats.heatmap:
+        weeks = -(-len(stats.heatmap) // 7)
+        parts += [
+            Text(f"Practice, the last {weeks} weeks", style="bold"),
+            heatmap_table(stats.heatmap),
+            Text(""),
+        ]
+    if stats.by_difficulty:
+        levels = Table(title="By difficulty", title_justify="left", box=None, padding=(0, 2))
+        for header, justify in (("difficulty", "left"), ("attempts", "right"), ("right", "right")):
+            levels.add_column(header, justify=justify)  # type: ignore[arg-type]  # as below
+        for level in stats.by_difficulty:
+            skipped = f" ({level.skipped} skipped)" if level.skipped else ""
+            levels.add_row(Text(level.difficulty), f"{level.attempts}{skipped}", f"{level.accuracy:.0%}")
+        parts += [levels, Text("")]
     topics = Table(
         title="By topic (weakest first)", title_justify="left", expand=False, box=None, padding=(0, 2)
     )

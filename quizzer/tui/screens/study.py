@@ -11,12 +11,12 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Header
 
-from quizzer.session.srs import RATINGS
-from quizzer.session.study import StudySession
+from quizzer.session.srs import RATINGS, short_interval
+from quizzer.session.study import StudySession, StudySummary
 from quizzer.tui.widgets.lines import dim, instance_label, line
 from quizzer.tui.widgets.question_panel import QuestionPanel
 
-STUDY_HINT = dim("enter grades · esc leaves the box: then h hint, s skip, q back")
+STUDY_HINT = dim("enter grades · esc leaves the box: then h hint, s skip, u undo, q back")
 RATED_HINT = dim("1-4 change the rating · n next · q back")
 
 
@@ -31,6 +31,7 @@ class StudyScreen(Screen[None]):
         Binding("2", "rate('hard')", "Hard", show=False, id="study-hard"),
         Binding("3", "rate('good')", "Good", show=False, id="study-good"),
         Binding("4", "rate('easy')", "Easy", show=False, id="study-easy"),
+        Binding("u", "undo", "Undo", id="study-undo"),
         Binding("question_mark", "app.help", "Help", id="study-help"),
         Binding("q", "back", "Back", id="study-back"),
         Binding("escape", "escape", "Back", show=False, id="study-escape"),
@@ -39,6 +40,8 @@ class StudyScreen(Screen[None]):
     def __init__(self, session: StudySession) -> None:
         super().__init__()
         self.session = session
+        self.summary: StudySummary | None = None
+        """The end-of-session summary, once shown (leaving, or nothing more to study)."""
 
     @property
     def instance_id(self) -> str | None:
@@ -69,9 +72,21 @@ class StudyScreen(Screen[None]):
             line((label, "dim"), f"  {due} due · {new} new left today · {s.right}/{s.reviewed} right")
         )
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers only what applies: no next, hint, skip or rating without a question."""
+        s = self.session
+        if action in ("next", "rate"):
+            return s.instance is not None and self.summary is None
+        if action in ("hint", "skip"):
+            return s.instance is not None and not s.done and self.summary is None
+        if action == "undo":
+            return s.can_undo and self.summary is None
+        return True
+
     def show_question(self) -> None:
         self.update_side()
         self.panel.set_extra(None)
+        self.refresh_bindings()
         turn = self.session.turn
         if turn is None:
             self.show_nothing_due()
@@ -80,19 +95,26 @@ class StudyScreen(Screen[None]):
 
     def show_nothing_due(self) -> None:
         upcoming = [c.due for c in self.session.cards.values()]
-        when = (
-            f"The next review is due {time.strftime('%a %d %b at %H:%M', time.localtime(min(upcoming)))}."
-            if upcoming
-            else ""
-        )
+        when = f"The next review is due {_when(min(upcoming))}." if upcoming else ""
+        done = f"\n\n{summary_markdown(self.session.summary())}" if self.session.reviewed else ""
         self.panel.show_nothing(
             "Study",
             "## Nothing to study right now\n\n"
             "Every template you have studied is scheduled later, and today's new templates are used up. "
-            f"{when}\n\n"
+            f"{when}{done}\n\n"
             "A drill (`d` on Home) practises anything without touching the schedule.",
-            dim("q back"),
+            dim("u undo the last rating · q back") if self.session.can_undo else dim("q back"),
         )
+
+    def show_summary(self) -> None:
+        """The end of the session (after ``finish``): what was reviewed, and when the next card is due."""
+        self.summary = self.session.summary()
+        self.update_side()
+        self.panel.set_extra(None)
+        self.panel.show_nothing(
+            "Study", f"## Session done\n\n{summary_markdown(self.summary)}", dim("q back")
+        )
+        self.refresh_bindings()
 
     def show_rated(self) -> None:
         self.show_rating()
@@ -101,16 +123,13 @@ class StudyScreen(Screen[None]):
 
     def show_rating(self) -> None:
         s = self.session
-        choices: list[str | tuple[str, str]] = ["Rating  "]
+        intervals = s.intervals()
+        choices: list[str | tuple[str, str]] = ["Rating "]
         for key, rating in enumerate(RATINGS, 1):
-            label = f" {key} {rating} "
-            choices += [(label, "reverse bold") if rating == s.rating else label, " "]
-        why = (
-            f"proposed: {s.proposed}"
-            if s.rating == s.proposed
-            else f"you chose {s.rating} (proposed {s.proposed})"
-        )
-        self.panel.set_extra(line(*choices, "  ", (why, "dim")))
+            label = f" {key} {rating} {short_interval(intervals[rating])} "
+            choices += ["·" if key > 1 else "", (label, "reverse bold") if rating == s.rating else label]
+        why = s.reason if s.rating == s.proposed else f"you chose {s.rating}; proposed {s.reason}"
+        self.panel.set_extra(line(*choices, "\n", (why, "dim")))  # the reason under the keys
 
     @on(QuestionPanel.Graded)
     def graded_answer(self, event: QuestionPanel.Graded) -> None:
@@ -118,8 +137,25 @@ class StudyScreen(Screen[None]):
             self.show_rated()
         else:
             self.update_side()  # the panel asks the next part of the chain
+        self.refresh_bindings()
 
     # --- actions ---------------------------------------------------------------------------------------
+
+    def action_undo(self) -> None:
+        """Undo the last committed rating: its question comes back, rated, to rate again."""
+        if self.summary is not None:
+            return
+        if not self.session.undo():
+            if self.session.reviewed:
+                self.notify("Undo comes before answering the next question.")
+            return
+        turn = self.session.turn
+        assert turn is not None
+        self.panel.show(turn)
+        self.panel.after_part(turn.verdict)
+        self.show_rated()
+        self.refresh_bindings()
+        self.notify("The last rating is undone: rate it again (1-4), then n.")
 
     def action_rate(self, rating: str) -> None:
         if self.graded:
@@ -127,6 +163,8 @@ class StudyScreen(Screen[None]):
             self.show_rating()
 
     def action_next(self) -> None:
+        if self.summary is not None:
+            return
         if not self.graded:
             if self.session.instance is not None:
                 self.notify("Answer or skip (s) first: the rating comes from the answer.")
@@ -143,6 +181,7 @@ class StudyScreen(Screen[None]):
             self.show_rated()
         else:
             self.update_side()
+        self.refresh_bindings()
 
     def action_hint(self) -> None:
         if self.graded or self.session.instance is None:
@@ -159,5 +198,26 @@ class StudyScreen(Screen[None]):
             self.action_back()
 
     def action_back(self) -> None:
-        self.session.finish()  # a graded review is committed when you leave, as when you move on
+        if self.summary is None:
+            asking = self.session.instance is not None  # else the empty state shows the summary already
+            self.session.finish()  # a graded review is committed when you leave, as when you move on
+            if asking and self.session.reviewed:
+                self.show_summary()  # q again leaves
+                return
         self.dismiss()
+
+
+def _when(epoch_seconds: float) -> str:
+    return time.strftime("%a %d %b at %H:%M", time.localtime(epoch_seconds))
+
+
+def summary_markdown(summary: StudySummary) -> str:
+    """The summary as the study screen shows it (Markdown)."""
+    retention = f"{summary.retention:.0%}" if summary.retention is not None else "n/a"
+    lines = [
+        f"- **{summary.reviewed}** reviewed, **{summary.right}** right, **{summary.new}** new",
+        f"- retention this session: **{retention}** (right / reviewed)",
+    ]
+    if summary.next_due is not None:
+        lines.append(f"- next review due {_when(summary.next_due)}")
+    return "\n".join(lines)

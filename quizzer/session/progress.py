@@ -1,0 +1,190 @@
+"""Progress per template and per topic from the history: accuracy, mastery, the weakest topic."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from quizzer.bank.schema import DIFFICULTIES
+from quizzer.core.record import Record
+from quizzer.session.records import RIGHT, Attempt
+
+if TYPE_CHECKING:
+    from quizzer.bank.schema import Template
+
+#: Verdicts that are not answers (a skip, a mock question left when its time ran out).
+UNANSWERED = frozenset({"skipped", "timed-out"})
+#: Answers a topic needs before it can be named the weakest.
+WEAKEST_MIN_ANSWERS = 3
+#: The last answers of a template its recent accuracy is taken over.
+RECENT_ANSWERS = 5
+
+
+class TemplateProgress(Record):
+    """One template's answers in the history (skips and time-outs are not answers)."""
+
+    template_id: str
+    answered: int = 0
+    right: int = 0
+    recent: tuple[bool, ...] = ()
+    """Its last answers (at most RECENT_ANSWERS), oldest first: True for a right one."""
+
+    @property
+    def last_right(self) -> bool:
+        """Its last answer was right (False when it was never answered)."""
+        return bool(self.recent) and self.recent[-1]
+
+    @property
+    def recent_accuracy(self) -> float | None:
+        """Right among its last answers; None when it was never answered."""
+        return sum(self.recent) / len(self.recent) if self.recent else None
+
+
+class TopicProgress(Record):
+    """One topic: its templates, its answers, and how many of its templates were last answered right."""
+
+    topic: str
+    templates: int
+    answered: int = 0
+    right: int = 0
+    mastered: int = 0
+    """Templates of the topic whose last answer was right."""
+
+    @property
+    def accuracy(self) -> float | None:
+        """right / answered; None when nothing was answered."""
+        return self.right / self.answered if self.answered else None
+
+    @property
+    def mastery(self) -> float:
+        """The share of the topic's templates whose last answer was right, in [0, 1]."""
+        return self.mastered / self.templates if self.templates else 0.0
+
+
+def template_progress(attempts: Iterable[Attempt]) -> dict[str, TemplateProgress]:
+    """Each answered template's progress, from ``attempts`` in the order they were made.
+
+    >>> from quizzer.session.records import Attempt
+    >>> def at(t, verdict): return Attempt(t, 1, {}, "", None, 1, "", verdict, None, None, 1.0, 0)
+    >>> p = template_progress([at("a", "wrong"), at("a", "exact"), at("b", "skipped")])
+    >>> p["a"].answered, p["a"].right, p["a"].last_right, p["a"].recent_accuracy, "b" in p
+    (2, 1, True, 0.5, False)
+    """
+    progress: dict[str, TemplateProgress] = {}
+    for attempt in attempts:
+        if attempt.verdict not in UNANSWERED:
+            t = attempt.template_id
+            progress[t] = with_answer(progress.get(t), t, attempt.verdict in RIGHT)
+    return progress
+
+
+def with_answer(progress: TemplateProgress | None, template_id: str, right: bool) -> TemplateProgress:
+    """``progress`` (None: never answered) after one more answer, right or not.
+
+    >>> with_answer(with_answer(None, "a", False), "a", True)
+    TemplateProgress(template_id='a', answered=2, right=1, recent=(False, True))
+    """
+    before = progress or TemplateProgress(template_id)
+    return TemplateProgress(
+        template_id, before.answered + 1, before.right + right, (*before.recent, right)[-RECENT_ANSWERS:]
+    )
+
+
+def topic_progress(attempts: Iterable[Attempt], topics: Mapping[str, str]) -> list[TopicProgress]:
+    """Each topic of the bank (``topics``: template id -> topic), sorted by name: its template count,
+    right / answered over the history of its templates, and its templates last answered right.
+    Attempts at templates no longer in the bank are left out.
+
+    >>> from quizzer.session.records import Attempt
+    >>> def at(t, verdict): return Attempt(t, 1, {}, "", None, 1, "", verdict, None, None, 1.0, 0)
+    >>> history = [at("a", "exact"), at("b", "wrong"), at("b", "skipped"), at("gone", "exact")]
+    >>> [(p.topic, p.templates, p.answered, p.right, p.mastered)
+    ...  for p in topic_progress(history, {"a": "x", "b": "x", "c": "y"})]
+    [('x', 2, 2, 1, 1), ('y', 1, 0, 0, 0)]
+    """
+    per_template = template_progress(attempts)
+    tallies: dict[str, list[int]] = {}  # topic -> [templates, answered, right, mastered]
+    for template_id, topic in topics.items():
+        tally = tallies.setdefault(topic, [0, 0, 0, 0])
+        tally[0] += 1
+        progress = per_template.get(template_id)
+        if progress is not None:
+            tally[1] += progress.answered
+            tally[2] += progress.right
+            tally[3] += progress.last_right
+    return [TopicProgress(topic, *tallies[topic]) for topic in sorted(tallies)]
+
+
+def weakest_topic(
+    progress: Iterable[TopicProgress], min_answers: int = WEAKEST_MIN_ANSWERS
+) -> TopicProgress | None:
+    """The topic of lowest accuracy among those with at least ``min_answers`` answers (the first by name
+    on a tie); None when no topic has that many.
+
+    >>> weakest_topic([TopicProgress("a", 1, 4, 1), TopicProgress("b", 1, 2, 0), TopicProgress("c", 1, 3, 2)])
+    TopicProgress(topic='a', templates=1, answered=4, right=1, mastered=0)
+    """
+    candidates = [p for p in progress if p.answered >= min_answers]
+    return min(candidates, key=lambda p: (p.right / p.answered, p.topic), default=None)
+
+
+#: Questions in the placement drill of a first run.
+PLACEMENT_QUESTIONS = 8
+
+
+def placement_ids(templates: Iterable[Template], *, seed: int, count: int = PLACEMENT_QUESTIONS) -> list[str]:
+    """A first run's placement: one template from each of ``count`` main topics (those with the most
+    templates), easy to hard: the first third of the questions easy, the next medium, the last hard (each
+    slot takes a topic, in a seeded order, that has its difficulty, else the nearest one). The same seed,
+    the same list.
+
+    >>> from quizzer.core.record import Record
+    >>> class T(Record):
+    ...     id: str
+    ...     topic: str
+    ...     difficulty: str
+    >>> ts = [T(f"{t}-{d}", t, d) for t in "abc" for d in ("easy", "medium", "hard")]
+    >>> [t.split("-")[1] for t in placement_ids(ts, seed=1, count=3)]
+    ['easy', 'medium', 'hard']
+    >>> placement_ids(ts, seed=4, count=3) == placement_ids(ts, seed=4, count=3)
+    True
+    """
+    rng = random.Random(seed)
+    by_topic: dict[str, list[Template]] = {}
+    for template in templates:
+        by_topic.setdefault(template.topic, []).append(template)
+    remaining = sorted(by_topic, key=lambda topic: (-len(by_topic[topic]), topic))[:count]
+    rng.shuffle(remaining)
+    rank = {d: n for n, d in enumerate(DIFFICULTIES)}
+    picks: list[tuple[int, str]] = []
+    for slot in range(len(remaining)):
+        target = slot * len(DIFFICULTIES) // len(remaining)
+
+        def distance(template: Template, target: int = target) -> int:
+            return abs(rank[template.difficulty] - target)
+
+        # the topic that has a template nearest this slot's difficulty (the first in the shuffled order)
+        topic = min(remaining, key=lambda topic: min(distance(t) for t in by_topic[topic]))
+        remaining.remove(topic)
+        nearest = min(distance(t) for t in by_topic[topic])
+        fits = sorted((t for t in by_topic[topic] if distance(t) == nearest), key=lambda t: t.id)
+        chosen = rng.choice(fits)
+        picks.append((rank[chosen.difficulty], chosen.id))
+    return [template_id for _, template_id in sorted(picks, key=lambda p: p[0])]
+
+
+def suggested_path(progress: Iterable[TopicProgress]) -> list[str]:
+    """The topics to study in order: the answered ones by accuracy, lowest first (then fewer mastered,
+    then by name), then those not answered yet.
+
+    >>> suggested_path([TopicProgress("a", 2, 1, 1, 1), TopicProgress("b", 1, 1, 0), TopicProgress("c", 3)])
+    ['b', 'a', 'c']
+    """
+    return [
+        p.topic
+        for p in sorted(
+            progress,
+            key=lambda p: (p.answered == 0, p.right / p.answered if p.answered else 0.0, p.mastery, p.topic),
+        )
+    ]

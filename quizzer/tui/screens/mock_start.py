@@ -1,0 +1,153 @@
+"""MockStartScreen: a mock's count, minutes, topic and drawn set before its clock starts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Label, Static
+
+from quizzer.bank.render import Instance
+from quizzer.core.record import Record
+from quizzer.tui.options import MockOptions
+from quizzer.tui.widgets.lines import line, plain
+
+#: Draws a mock's questions for (count, minutes); raises ValueError with a sentence to show.
+Draw = Callable[[int, float], list[Instance]]
+
+
+class MockPlan(Record):
+    """What the start screen confirms: the questions and the minutes of the clock."""
+
+    instances: tuple[Instance, ...]
+    minutes: float
+
+
+def minutes_text(value: float) -> str:
+    """ "20" or "7.5" (minutes, as typed).
+
+    >>> minutes_text(20.0), minutes_text(7.5)
+    ('20', '7.5')
+    """
+    return f"{value:g}"
+
+
+class MockStartScreen(Screen[MockPlan | None]):
+    """Count, minutes and topic of a mock, with the drawn set and its expected total; enter starts it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back", id="mock-start-back"),
+        Binding("ctrl+s", "start", "Start", id="mock-start-start", priority=True),
+    ]
+
+    def __init__(
+        self,
+        draw: Draw,
+        *,
+        count: int,
+        minutes: float,
+        topic: str | None = None,
+        fixed: bool = False,
+    ) -> None:
+        super().__init__()
+        #: Draws the set (the same seed every time: changing the count or minutes redraws).
+        self.draw = draw
+        self.count, self.minutes, self.topic = count, minutes, topic
+        #: The set is given (a replayed set file): count and minutes are not changed here.
+        self.fixed = fixed
+        #: The drawn set; None when the draw cannot fit (``problem`` says why).
+        self.instances: list[Instance] | None = None
+        self.problem = ""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="mock-start"):
+            yield Static(
+                plain("Mock interview: the clock starts when you press enter."), id="mock-start-title"
+            )
+            with Horizontal(id="mock-start-form"):
+                yield Label("questions", classes="mock-start-label")
+                yield Input(str(self.count), type="integer", id="mock-start-count", disabled=self.fixed)
+                yield Label("minutes", classes="mock-start-label")
+                yield Input(
+                    minutes_text(self.minutes), type="number", id="mock-start-minutes", disabled=self.fixed
+                )
+                yield Label(f"topic: {self.topic or 'any'}", classes="mock-start-label", markup=False)
+            yield Static(id="mock-start-total")
+            yield Static(id="mock-start-list")
+            yield Button("Start", id="mock-start-go", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+        if not self.fixed:
+            self.query_one("#mock-start-count", Input).focus()
+
+    def redraw(self) -> None:
+        """Draw the set for the count and minutes shown, and show it (or why it cannot be drawn)."""
+        try:
+            self.instances, self.problem = self.draw(self.count, self.minutes), ""
+        except ValueError as exc:
+            self.instances, self.problem = None, str(exc)
+        total = self.query_one("#mock-start-total", Static)
+        listing = self.query_one("#mock-start-list", Static)
+        self.query_one("#mock-start-go", Button).disabled = self.instances is None
+        if self.instances is None:
+            total.update(plain(f"✗ {self.problem}"))
+            listing.update("")
+            return
+        expected = sum(i.minutes for i in self.instances)
+        total.update(
+            line(
+                f"{len(self.instances)} questions · {minutes_text(self.minutes)} minutes · "
+                f"expected total {minutes_text(expected)} min",
+            )
+        )
+        parts: list[str | tuple[str, str]] = []
+        for n, instance in enumerate(self.instances, 1):
+            parts += ["\n" if n > 1 else "", f"{n:>2}. {instance.title}  "]
+            parts.append((f"~{minutes_text(instance.minutes)} min · {instance.topic}", "dim"))
+        listing.update(line(*parts))
+
+    @on(Input.Changed)
+    def change(self, event: Input.Changed) -> None:
+        """A new count or minutes: redraw (a value that does not read yet is left for the next key)."""
+        try:
+            if event.input.id == "mock-start-count":
+                count = int(event.value)
+                if count < 1:
+                    return
+                self.count = count
+            else:
+                minutes = float(event.value)
+                if not minutes > 0:
+                    return
+                self.minutes = minutes
+        except ValueError:
+            return
+        self.redraw()
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#mock-start-go")
+    def action_start(self) -> None:
+        """Start the mock with the set shown (nothing to start when it cannot be drawn)."""
+        if self.instances is None:
+            self.notify(self.problem, title="No mock to start", severity="warning", markup=False)
+            return
+        self.dismiss(MockPlan(tuple(self.instances), self.minutes))
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+
+class MockStart(MockOptions):
+    """A mock opened on its start screen (``quizzer mock``): with ``instances``, a replayed set; with
+    ``save_set``, the file the set is written to when it starts."""
+
+    instances: tuple[Instance, ...] = ()
+    save_set: str | None = None
