@@ -33,6 +33,14 @@ from quizzer.core.units import (
 from quizzer.paths import questions_dir
 from quizzer.session.drill import DrillSession, grade_instance
 
+
+def per_template(count: int) -> int:
+    """Examples per template and property: ``count`` under the ci profile (CI runs them all), 40% of it in
+    the dev profile, so that ``make test`` stays within its time as the bank grows (every template is still
+    tested by every property in both)."""
+    return count if settings.default.max_examples >= 400 else max(count * 2 // 5, 4)
+
+
 COUNT_UNITS = {Unit.PARAMS, Unit.TOKENS, Unit.PATCHES, Unit.COUNT, Unit.FLOPS, Unit.MACS, Unit.GPU_HOURS}
 EXACT_INT_UNITS = {Unit.PARAMS, Unit.PATCHES}
 RIGHT = {"exact", "correct"}
@@ -99,7 +107,7 @@ def far_away(instance: Instance) -> float:
 
 
 @pytest.mark.parametrize("template_id", template_ids())
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=25)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=per_template(25))
 @given(seed=seeds)
 def test_generation_is_deterministic_and_well_formed(template_id: str, seed: int) -> None:
     template = bank().get(template_id)
@@ -156,7 +164,7 @@ def test_seeds_vary_the_instance(template_id: str) -> None:
 
 
 @pytest.mark.parametrize("template_id", template_ids())
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=15)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=per_template(15))
 @given(seed=seeds)
 def test_written_forms_grade_right_and_far_answers_do_not(template_id: str, seed: int) -> None:
     instance = generate(bank().get(template_id), seed)
@@ -175,7 +183,7 @@ def shown_forms(display: str) -> list[str]:
 
 
 @pytest.mark.parametrize("template_id", template_ids())
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=15)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=per_template(15))
 @given(seed=seeds)
 def test_the_answer_as_shown_grades_right_when_typed(template_id: str, seed: int) -> None:
     """What the Answer line shows is never short of the figures the question needs (no "19 GFLOPs" for
@@ -187,7 +195,7 @@ def test_the_answer_as_shown_grades_right_when_typed(template_id: str, seed: int
 
 
 @pytest.mark.parametrize("template_id", template_ids())
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=15)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=per_template(15))
 @given(seed=seeds)
 def test_each_mistake_grades_as_that_mistake(template_id: str, seed: int) -> None:
     instance = generate(bank().get(template_id), seed)
@@ -201,7 +209,7 @@ def test_each_mistake_grades_as_that_mistake(template_id: str, seed: int) -> Non
 
 
 @pytest.mark.parametrize("template_id", template_ids())
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=15)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=per_template(15))
 @given(seed=seeds)
 def test_every_instance_states_its_tolerance(template_id: str, seed: int) -> None:
     instance = generate(bank().get(template_id), seed)
