@@ -28,6 +28,10 @@ from quizzer.paths import questions_dir
 from quizzer.session.chain import Question, carried_answers, grade_part, part_of
 from tests.test_question_bank import shown_forms, written
 
+#: Every chain five ways over arbitrary seeds (about a minute): in `make test-slow`, which CI runs; the
+#: default run keeps the chain Pilot, turn, CLI and check tests.
+pytestmark = pytest.mark.slow
+
 CHAINS = Path(__file__).resolve().parent / "data" / "chains"
 SOURCES = {"questions": Path(questions_dir()), "chains": CHAINS}
 RIGHT = {"exact", "correct"}

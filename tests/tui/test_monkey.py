@@ -1,6 +1,6 @@
 """Monkey tests: random keys and pastes on every screen raise nothing; the app keeps working.
 
-The default run gives every screen 40 keys (about 4 s each); ``make test-slow`` (and CI) gives each 300 with
+The default run gives every screen 20 keys (about 2 s each); ``make test-slow`` (and CI) gives each 300 with
 the seeds that found the bugs so far, about 25 s a screen.
 """
 
@@ -74,7 +74,7 @@ SCREENS = ["home", "drill", "browse", "help", "mock", "study", "stats"]
 
 @pytest.mark.parametrize("start", SCREENS)
 async def test_random_keys_and_pastes(start: str) -> None:
-    await run_monkey(start, random.Random(f"{start}-quick"), 40)
+    await run_monkey(start, random.Random(f"{start}-quick"), 20)
 
 
 @pytest.mark.slow
