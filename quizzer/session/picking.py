@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from itertools import islice
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank
@@ -15,11 +17,13 @@ BUDGET_SLACK = 0.2
 MAX_SWAPS = 500
 
 
-def _matching(bank: Bank, rng: random.Random, topic: str | None, difficulty: str | None) -> list[Template]:
-    """The valid templates that match, in an order shuffled by ``rng`` (invalid ones left out)."""
+def _matching(
+    bank: Bank, rng: random.Random, topic: str | None, difficulty: str | None
+) -> Iterator[Template]:
+    """The valid templates that match, in an order shuffled by ``rng`` (invalid ones left out); each is
+    parsed only when it is reached."""
     candidates = bank.scanned_ids()
     rng.shuffle(candidates)
-    templates = []
     for template_id in candidates:
         raw = bank.peek(template_id)
         if raw is None or (topic is not None and raw.get("topic") != topic):
@@ -27,10 +31,9 @@ def _matching(bank: Bank, rng: random.Random, topic: str | None, difficulty: str
         if difficulty is not None and raw.get("difficulty") != difficulty:
             continue
         try:
-            templates.append(bank.get(template_id))
+            yield bank.get(template_id)
         except TemplateError:
             continue
-    return templates
 
 
 def pick_instances(
@@ -42,21 +45,7 @@ def pick_instances(
     Raises ValueError when no template matches.
     """
     rng = random.Random(seed)
-    candidates = bank.scanned_ids()
-    rng.shuffle(candidates)
-    chosen = []
-    for template_id in candidates:
-        raw = bank.peek(template_id)
-        if raw is None or (topic is not None and raw.get("topic") != topic):
-            continue
-        if difficulty is not None and raw.get("difficulty") != difficulty:
-            continue
-        try:
-            chosen.append(bank.get(template_id))
-        except TemplateError:
-            continue
-        if len(chosen) == count:
-            break
+    chosen = list(islice(_matching(bank, rng, topic, difficulty), count))
     return _instances(chosen, count, rng)
 
 
@@ -109,7 +98,7 @@ def fit_instances(
     set fits ("no 8 questions fit 5 minutes: the shortest 8 take 14").
     """
     rng = random.Random(seed)
-    templates = _matching(bank, rng, topic, difficulty)
+    templates = list(_matching(bank, rng, topic, difficulty))
     if not templates:
         raise ValueError("no template matches these filters")
     pool = [templates[i % len(templates)] for i in range(max(count, len(templates)))]
