@@ -159,6 +159,13 @@ def _study(p: Parser) -> None:
     _db(p)
 
 
+def _cram(p: Parser) -> None:
+    p.add_argument("--topic", help="only this topic")
+    p.add_argument("--count", type=int, default=10, metavar="N", help="the N weakest templates (default: 10)")
+    p.add_argument("--seed", type=int, help="the seed of the questions drawn")
+    _db(p)
+
+
 def _check(p: Parser) -> None:
     p.add_argument("paths", nargs="*", metavar="PATH", help="folders or files (default: every loaded pack)")
     p.add_argument("--seeds", type=int, default=100, metavar="N", help="instances per template (default 100)")
@@ -195,6 +202,7 @@ VERBS: dict[str, tuple[str, str, bool, Callable[[Parser], None]]] = {
     "drill": ("tui", "open the app straight into a drill", True, _drill_db),
     "mock": ("tui", "a timed mock interview, graded at the end", True, _mock),
     "study": ("tui", "spaced repetition: what is due, then new templates", True, _study),
+    "cram": ("tui", "drill the weakest templates without changing the study schedule", True, _cram),
     "list": ("listing", "list the question templates", True, _list),
     "show": ("show", "print a question, its answer and worked explanation", True, _show),
     "grade": ("grade", "grade an answer to one instance", True, _grade),

@@ -30,6 +30,9 @@ class Settings(Record):
     """Questions in a mock interview."""
     mock_minutes: float = 20.0
     """Minutes for a whole mock interview."""
+    leech_lapses: int = 8
+    """Study reviews rated "again" that make a template a leech, suspended from study (again at every half
+    as many more once returned, as Anki); 0 turns leeches off."""
     desired_retention: float = 0.9
     """The probability of recall at a card's due date that study's fsrs schedule aims for (0.7 to 0.99):
     higher means shorter intervals, more reviews."""
@@ -45,6 +48,7 @@ _FIELDS: dict[str, tuple[type, float]] = {
     "new_per_day": (int, 0),
     "mock_count": (int, 1),
     "mock_minutes": (float, 0),
+    "leech_lapses": (int, 0),
 }
 _KNOWN = (*_FIELDS, "desired_retention", "theme", "keymap")
 #: The range of ``desired_retention`` (inclusive): fsrs's schedule is poor outside it.

@@ -171,8 +171,11 @@ def test_stats_json(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None
         "parts",
         "heatmap",
         "by_difficulty",
+        "leeches",
+        "mocks",
     }
     assert data["parts"] == []  # no chain in this history
+    assert (data["leeches"], data["mocks"]) == ([], [])  # no card suspended, no mock taken
     assert (data["attempts"], data["right"], data["skipped"], data["current_streak_days"]) == (2, 1, 1, 1)
     assert data["longest_streak_days"] == 1
     assert data["accuracy"] == pytest.approx(1 / 2)

@@ -9,10 +9,14 @@ from datetime import date
 
 from quizzer.commands.common import UsageError, open_bank
 from quizzer.commands.history import open_history
-from quizzer.session.stats import Stats, compute_stats, day_text, difficulties, local_day, stats_json
+from quizzer.session.leeches import leeches
+from quizzer.session.past_mocks import past_mocks
+from quizzer.session.stats import Stats, compute_stats, day_text, difficulties, local_day, stats_json, titles
 
 #: The most days --days accepts (ten years).
 MAX_DAYS = 3660
+#: Past mocks the text report lists (--json has them all).
+MOCKS_LISTED = 5
 #: The width of the longest bar in the trend.
 BAR_WIDTH = 30
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -78,6 +82,23 @@ def stats_text(stats: Stats, utc_offset_seconds: int = 0) -> str:
                 f" +{len(m.template_ids) - 2} more" if len(m.template_ids) > 2 else ""
             )
             lines.append(f"  {m.count:>5}  {_cut(m.title, 28):<28}  {_cut(templates, 40)}")
+    if stats.leeches:
+        lines += ["", "Leeches, suspended from study (drill them in the app: Stats, l)"]
+        for x in stats.leeches:
+            since = day_text(local_day(x.suspended, utc_offset_seconds))
+            lines.append(f"  {_cut(x.title, 44):<44}  {_plural(x.lapses, 'lapse'):>10}  since {since}")
+    if stats.mocks:
+        lines += ["", "Past mocks (newest first; the app's Stats reopens their reports)"]
+        for mock in stats.mocks[:MOCKS_LISTED]:
+            when = day_text(local_day(mock.started, utc_offset_seconds))
+            limit = f" of {mock.minutes:g} min" if mock.minutes else ""
+            ran_out = ", time ran out" if mock.timed_out else ""
+            lines.append(
+                f"  {when}  {mock.right} of {mock.questions} right, {mock.answered} answered, "
+                f"{_minutes(mock.seconds_used)}{limit} used{ran_out}"
+            )
+        if len(stats.mocks) > MOCKS_LISTED:
+            lines.append(f"  ... and {len(stats.mocks) - MOCKS_LISTED} earlier (--json lists them all)")
     if stats.days:
         lines += ["", f"Last {_plural(len(stats.days), 'day')} (# right, - not right)"]
         most = max(d.attempts for d in stats.days)
@@ -102,10 +123,13 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     utc_offset_seconds = time.localtime(now).tm_gmtoff  # today's offset, used for every attempt
     store = open_history(args.db)
     try:
-        attempts, sessions = store.attempts(), store.sessions()
+        attempts, sessions, cards = store.attempts(), store.sessions(), store.cards()
     finally:
         store.close()
-    difficulty_of = difficulties(open_bank(args), (a.template_id for a in attempts))
+    bank = open_bank(args)
+    difficulty_of = difficulties(bank, (a.template_id for a in attempts))
+    suspended = [c for c in cards if c.suspended is not None]
+    title_of = titles(bank, (c.template_id for c in suspended))
     stats = compute_stats(
         attempts,
         now=now,
@@ -113,6 +137,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         days=args.days,
         sessions=sessions,
         difficulty_of=difficulty_of,
+    ).replace(
+        leeches=tuple(leeches(suspended, lambda t: title_of.get(t, t))),
+        mocks=tuple(past_mocks(attempts, sessions)),
     )
     if args.json:
         print(json.dumps(stats_json(stats), indent=2))

@@ -18,11 +18,11 @@ if TYPE_CHECKING:
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from quizzer.store.history import HistoryStore
     from quizzer.tui.app import QuizzerApp  # textual loads here
-    from quizzer.tui.options import DrillOptions, StudyOptions
+    from quizzer.tui.options import CramOptions, DrillOptions, StudyOptions
     from quizzer.tui.screens.mock_start import MockStart
 
     settings = load_settings(config_file())
-    drill = mock = study = None
+    drill = mock = study = cram = None
     if args.verb == "drill":
         if args.template and (args.topic or args.difficulty):
             raise UsageError("--template picks one template: leave out --topic and --difficulty")
@@ -40,6 +40,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             instances=tuple(replayed_set(args)) if args.set_file else (),
             save_set=args.save_set,
         )
+    elif args.verb == "cram":
+        if args.count < 1:
+            raise UsageError("--count must be at least 1")
+        cram = CramOptions(args.topic, args.count, args.seed)
     elif args.verb == "study":
         new_per_day = settings.new_per_day if args.new_per_day is None else args.new_per_day
         if new_per_day < 0:
@@ -55,6 +59,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             drill=drill,
             mock=mock,
             study=study,
+            cram=cram,
             store=store,
             settings=settings,
             config_path=config_file(),

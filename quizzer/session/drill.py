@@ -38,6 +38,8 @@ class DrillSession:
     through the answered templates by recent accuracy, lowest first (then the unanswered ones), "unseen"
     through the never-answered templates first; each ranks again once it has been through them all.
     ``plan`` lists templates asked first, in that order (a placement drill); the order takes over after.
+    ``only`` (when not empty) keeps just those templates among the ones the filters match (a cram session's
+    weakest, the leeches); ``mode`` is what the attempts record ("drill", "cram").
     """
 
     def __init__(
@@ -56,6 +58,7 @@ class DrillSession:
         order: str = "random",
         progress: Mapping[str, TemplateProgress] | None = None,
         plan: Sequence[str] = (),
+        only: Sequence[str] = (),
     ) -> None:
         if order not in ORDERS:
             raise ValueError(f"unknown order {order!r}: one of {', '.join(ORDERS)}")
@@ -68,6 +71,9 @@ class DrillSession:
             if template_id is not None
             else bank.matching_ids(topic=topic, difficulty=difficulty)
         )
+        if only:
+            kept = set(only)
+            self._candidates = [t for t in self._candidates if t in kept]
         self.seed = seed
         self._rng = random.Random(seed)
         self._clock = clock

@@ -139,7 +139,9 @@ class MockExam:
         self._pending: MockResult | None = None  # graded, its attempts being handed over
         self._handed = 0  # attempts of the pending result handed over
         self._on_mark = on_mark
-        self._mark = SessionMark(session_id, "mock", self._wall(), self.total)
+        self._mark = SessionMark(
+            session_id, "mock", self._wall(), self.total, minutes=self.total_seconds / 60
+        )
         if on_mark is not None:  # in the history from the start: a mock a crash ends is seen as unfinished
             on_mark(self._mark)
 
@@ -292,32 +294,46 @@ class MockExam:
         )
 
     def _report(self, results: tuple[MockResult, ...]) -> MockReport:
-        topics: dict[str, list[int]] = {}
-        mistakes: dict[object, list[Any]] = {}  # key -> [title, feedback, count]
-        for r in results:
-            tally = topics.setdefault(r.instance.topic, [0, 0])
-            tally[0] += r.right
-            tally[1] += 1
-            for number, v in enumerate(r.verdicts, 1):
-                if v is None or v.mistake is None:
-                    continue
-                own = any(m.name == v.mistake for m in part_of(r.instance, number).mistakes)
-                key = (r.instance.template_id, number, v.mistake) if own else v.mistake
-                title = v.mistake_title or v.mistake
-                mistakes.setdefault(key, [title, v.feedback or "", 0])[2] += 1
-        weak = [(topic, right, total) for topic, (right, total) in topics.items() if right < total]
-        weak.sort(key=lambda t: (t[1] / t[2], t[1] - t[2], t[0]))
-        common = sorted(mistakes.values(), key=lambda m: -m[2])  # stable: first seen breaks ties
-        return MockReport(
-            results=results,
-            score=sum(r.right for r in results),
-            answered=sum(r.verdict is not None for r in results),
+        return build_report(
+            results,
             total=self.total,
             seconds_used=sum(sum(spent) for spent in self._spent),
             timed_out=self.timed_out,
-            topics_to_work_on=tuple(weak),
-            mistakes_to_work_on=tuple((name, feedback, n) for name, feedback, n in common),
             total_seconds=self.total_seconds,
-            parts_right=sum(r.parts_right for r in results),
-            parts_total=sum(len(r.attempts) for r in results),
         )
+
+
+def build_report(
+    results: tuple[MockResult, ...], *, total: int, seconds_used: float, timed_out: bool, total_seconds: float
+) -> MockReport:
+    """The report of a mock's graded ``results`` (a finished mock's, or one rebuilt from the history): the
+    score, the topics and mistakes to work on (see MockReport)."""
+    topics: dict[str, list[int]] = {}
+    mistakes: dict[object, list[Any]] = {}  # key -> [title, feedback, count]
+    for r in results:
+        tally = topics.setdefault(r.instance.topic, [0, 0])
+        tally[0] += r.right
+        tally[1] += 1
+        for number, v in enumerate(r.verdicts, 1):
+            if v is None or v.mistake is None:
+                continue
+            own = any(m.name == v.mistake for m in part_of(r.instance, number).mistakes)
+            key = (r.instance.template_id, number, v.mistake) if own else v.mistake
+            title = v.mistake_title or v.mistake
+            mistakes.setdefault(key, [title, v.feedback or "", 0])[2] += 1
+    weak = [(topic, right, total) for topic, (right, total) in topics.items() if right < total]
+    weak.sort(key=lambda t: (t[1] / t[2], t[1] - t[2], t[0]))
+    common = sorted(mistakes.values(), key=lambda m: -m[2])  # stable: first seen breaks ties
+    return MockReport(
+        results=results,
+        score=sum(r.right for r in results),
+        answered=sum(r.verdict is not None for r in results),
+        total=total,
+        seconds_used=seconds_used,
+        timed_out=timed_out,
+        topics_to_work_on=tuple(weak),
+        mistakes_to_work_on=tuple((name, feedback, n) for name, feedback, n in common),
+        total_seconds=total_seconds,
+        parts_right=sum(r.parts_right for r in results),
+        parts_total=sum(len(r.attempts) for r in results),
+    )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from quizzer.bank.schema import DIFFICULTIES
 from quizzer.core.record import Record
-from quizzer.session.records import RIGHT, Attempt
+from quizzer.session.records import RIGHT, Attempt, SessionMark
 
 if TYPE_CHECKING:
     from quizzer.bank.schema import Template
@@ -188,3 +188,54 @@ def suggested_path(progress: Iterable[TopicProgress]) -> list[str]:
             key=lambda p: (p.answered == 0, p.right / p.answered if p.answered else 0.0, p.mastery, p.topic),
         )
     ]
+
+
+#: The session mode of a placement drill's mark in the history.
+PLACEMENT = "placement"
+
+
+class Guide(Record):
+    """Where the guided start stands: no placement yet, one to resume, or the path a finished one suggests."""
+
+    session: str | None = None
+    """The latest placement drill's session (None: none was started)."""
+    plan: tuple[str, ...] = ()
+    """Its templates, in order."""
+    remaining: tuple[str, ...] = ()
+    """Its templates not answered or skipped yet, in order (empty once it is done)."""
+    path: tuple[str, ...] = ()
+    """Once it is done: the topics of its templates, weakest first over the whole history."""
+
+    @property
+    def resumable(self) -> bool:
+        """A placement was started and left before its last question."""
+        return bool(self.remaining)
+
+
+def placement_guide(
+    sessions: Iterable[SessionMark], attempts: Iterable[Attempt], topics: Mapping[str, str]
+) -> Guide:
+    """The guided start from the history: the latest placement drill's mark (``sessions``), which of its
+    templates its session has attempts at, and, once every one has, the suggested path over their topics
+    (``topics``: template id -> topic) from every attempt at them.
+
+    >>> from quizzer.session.records import Attempt, SessionMark
+    >>> mark = SessionMark("p1", PLACEMENT, 0.0, 2, plan=("a", "b"))
+    >>> def at(t, verdict):
+    ...     return Attempt(t, 1, {}, "", None, 1, "", verdict, None, None, 1.0, 0, session="p1")
+    >>> placement_guide([mark], [at("a", "wrong")], {"a": "x", "b": "y"}).remaining
+    ('b',)
+    >>> placement_guide([mark], [at("a", "wrong"), at("b", "exact")], {"a": "x", "b": "y"}).path
+    ('x', 'y')
+    """
+    marks = [m for m in sessions if m.mode == PLACEMENT and m.plan]
+    if not marks:
+        return Guide()
+    mark = max(marks, key=lambda m: m.started)
+    history = list(attempts)
+    done = {a.template_id for a in history if a.session == mark.session}
+    remaining = tuple(t for t in mark.plan if t not in done)
+    if remaining:
+        return Guide(mark.session, mark.plan, remaining)
+    mine = {t: topics[t] for t in mark.plan if t in topics}
+    return Guide(mark.session, mark.plan, (), tuple(suggested_path(topic_progress(history, mine))))

@@ -18,16 +18,19 @@ def study_counts(
     """(cards due at ``now`` among ``template_ids``, new templates a session may still introduce today).
 
     ``new_left_today`` is the daily limit less those introduced since local midnight; the new ones are the
-    templates without a card (``fresh_ids`` when given, in the session's order), capped by it.
+    templates without a card (``fresh_ids`` when given, in the session's order), capped by it. A card
+    suspended as a leech is never due.
 
     >>> card = CardState("a", "{}", introduced=0.0, due=50.0)
     >>> study_counts({"a": card}, ["a", "b", "c"], now=100.0, new_left_today=1)
     (1, 1)
     >>> study_counts({"a": card}, ["a", "b", "c"], now=10.0, new_left_today=5)
     (0, 2)
+    >>> study_counts({"a": card.replace(suspended=60.0)}, ["a"], now=100.0, new_left_today=0)
+    (0, 0)
     """
     ids = list(dict.fromkeys(template_ids))
-    due_now = sum(1 for t in ids if t in cards and cards[t].due <= now)
+    due_now = sum(1 for t in ids if t in cards and cards[t].due <= now and cards[t].suspended is None)
     fresh = [t for t in (ids if fresh_ids is None else fresh_ids) if t not in cards]
     return due_now, min(max(new_left_today, 0), len(fresh))
 

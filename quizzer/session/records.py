@@ -17,7 +17,7 @@ VERDICTS = ("exact", "correct", "consistent", "imprecise", "close", "wrong", "sk
 #: Verdicts that count as right.
 RIGHT = frozenset({"exact", "correct", "consistent"})
 #: Where an attempt was made.
-MODES = ("drill", "mock", "study", "plain")
+MODES = ("drill", "mock", "study", "plain", "cram")
 
 
 class Attempt(Record):
@@ -113,6 +113,17 @@ class CardState(Record):
     """Seconds since the epoch when the template was first studied (for the daily limit of new ones)."""
     due: float
     """Seconds since the epoch when it is next due (a copy of the card's due, for queries)."""
+    lapses: int = 0
+    """Study reviews of it rated "again" (fsrs's card does not count them): a leech past a threshold."""
+    suspended: float | None = None
+    """When it was suspended from study as a leech (epoch seconds); None while it is studied."""
+
+
+class CardRemoved(Record):
+    """The card of a template is dropped from the schedule (the undo of its first review): the template is
+    new again."""
+
+    template_id: str
 
 
 class SessionMark(Record):
@@ -126,7 +137,11 @@ class SessionMark(Record):
     planned: int
     """The questions it was to ask."""
     finished: float | None = None
+    plan: tuple[str, ...] = ()
+    """The template ids it was to ask, in order (a placement drill: what resuming it asks)."""
+    minutes: float | None = None
+    """Its time limit (a mock's), None when it had none or was recorded before limits were kept."""
 
 
 #: What the store persists, one at a time.
-Item = Attempt | CardState | SessionMark
+Item = Attempt | CardState | CardRemoved | SessionMark

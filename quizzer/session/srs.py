@@ -19,6 +19,8 @@ _FSRS_RATINGS = {
     "easy": fsrs.Rating.Easy,
 }
 _SECONDS_PER_DAY = 86_400.0
+#: Study reviews rated "again" at which a card becomes a leech and is suspended (Anki's default).
+LEECH_LAPSES = 8
 _RIGHT = frozenset({"exact", "correct", "consistent"})
 _FAILED = frozenset({"skipped", "timed-out", "wrong"})
 _RATED = _RIGHT | _FAILED | {"close", "imprecise"}
@@ -132,9 +134,11 @@ class Scheduler:
         (fsrs's review duration, in milliseconds; None: not known).
 
         ``state`` None is a template studied for the first time: its card is created, introduced at ``now``.
+        A rating of "again" counts one more lapse; the card's suspension is kept as it was.
         """
         if rating not in _FSRS_RATINGS:
             raise ValueError(f"unknown rating {rating!r}; expected one of {', '.join(RATINGS)}")
+        lapses, suspended = (0, None) if state is None else (state.lapses, state.suspended)
         if state is None:
             # an explicit id (fsrs would otherwise read the clock and sleep 1 ms), stable per template
             card = fsrs.Card(card_id=zlib.crc32(template_id.encode()), due=_utc(now))
@@ -148,7 +152,13 @@ class Scheduler:
         card, _log = self._fsrs.review_card(
             card, _FSRS_RATINGS[rating], review_datetime=_utc(now), review_duration=duration_ms
         )
-        return CardState(template_id, card.to_json(), introduced, card.due.timestamp())
+        lapses += rating == "again"
+        return CardState(template_id, card.to_json(), introduced, card.due.timestamp(), lapses, suspended)
+
+    def retrievability(self, state: CardState, now: float) -> float:
+        """fsrs's probability, in [0, 1], that the card's template is recalled at ``now`` (epoch seconds);
+        0 for a card never reviewed."""
+        return float(self._fsrs.get_card_retrievability(fsrs.Card.from_json(state.card_json), _utc(now)))
 
     def preview(self, state: CardState | None, template_id: str, now: float) -> dict[str, float]:
         """Each rating's next interval (seconds from ``now`` to the due date it would give), the card
@@ -206,8 +216,26 @@ def interval_days(state: CardState) -> float:
 
 
 def due(cards: Iterable[CardState], now: float) -> list[CardState]:
-    """The cards due at ``now`` (due <= now), earliest first (ties by template id)."""
-    return sorted((c for c in cards if c.due <= now), key=lambda c: (c.due, c.template_id))
+    """The cards due at ``now`` (due <= now), earliest first (ties by template id); a card suspended as a
+    leech is never due."""
+    return sorted(
+        (c for c in cards if c.due <= now and c.suspended is None), key=lambda c: (c.due, c.template_id)
+    )
+
+
+def is_leech_lapse(lapses: int, threshold: int = LEECH_LAPSES) -> bool:
+    """Whether a card's ``lapses``-th lapse makes it a leech (suspended from study): at ``threshold``, then,
+    for a card returned to study, at every half threshold more, as Anki does. A threshold of 0 turns leeches
+    off.
+
+    >>> [n for n in range(1, 20) if is_leech_lapse(n, 8)]
+    [8, 12, 16]
+    >>> [n for n in range(1, 6) if is_leech_lapse(n, 1)], is_leech_lapse(5, 0)
+    ([1, 2, 3, 4, 5], False)
+    """
+    if threshold <= 0 or lapses < threshold:
+        return False
+    return (lapses - threshold) % max(threshold // 2, 1) == 0
 
 
 def introduced_since(cards: Iterable[CardState], since: float) -> int:

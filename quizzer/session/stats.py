@@ -8,6 +8,8 @@ from typing import Any
 
 from quizzer.core.record import Record
 from quizzer.grading.bands import title_from_name
+from quizzer.session.leeches import Leech
+from quizzer.session.past_mocks import PastMock
 from quizzer.session.records import RIGHT, Attempt, SessionMark
 
 #: Verdicts of questions not answered: a skip, a mock question whose time ran out.
@@ -116,6 +118,10 @@ class Stats(Record):
     by_difficulty: tuple[DifficultyStats, ...] = ()
     """Accuracy per difficulty (easy, medium, hard, then others by name), for the templates the caller's
     ``difficulty_of`` knows; difficulties without attempts are left out."""
+    leeches: tuple[Leech, ...] = ()
+    """Templates suspended from study as leeches (the caller adds them from the cards: ``leeches``)."""
+    mocks: tuple[PastMock, ...] = ()
+    """Past mocks, newest first (the caller adds them: ``past_mocks``)."""
 
 
 def local_day(at: float, utc_offset_seconds: int = 0) -> int:
@@ -395,6 +401,17 @@ def difficulties(bank: Any, template_ids: Iterable[str]) -> dict[str, str]:
     return out
 
 
+def titles(bank: Any, template_ids: Iterable[str]) -> dict[str, str]:
+    """Template id -> title as written in the bank, for the ids it knows (``bank.peek``, as
+    ``difficulties``): what Stats names leeches by."""
+    out: dict[str, str] = {}
+    for template_id in set(template_ids):
+        raw = bank.peek(template_id)
+        if raw is not None and isinstance(title := raw.get("title"), str):
+            out[template_id] = title
+    return out
+
+
 def stats_json(stats: Stats) -> dict[str, Any]:
     """Stats as JSON-ready dicts and lists.
 
@@ -402,8 +419,8 @@ def stats_json(stats: Stats) -> dict[str, Any]:
         stats: what compute_stats returned.
 
     Returns:
-        The fields of Stats, with topics, mistakes, days, parts, heatmap and by_difficulty as lists of
-        dicts (template_ids a list).
+        The fields of Stats, with topics, mistakes, days, parts, heatmap, by_difficulty, leeches and mocks
+        as lists of dicts (template_ids a list).
 
     >>> s = compute_stats([], now=0.0, days=1)
     >>> stats_json(s)["days"], stats_json(s)["topics"], stats_json(s)["first_at"]
@@ -416,6 +433,8 @@ def stats_json(stats: Stats) -> dict[str, Any]:
     out["parts"] = [p.as_dict() for p in stats.parts]
     out["heatmap"] = [d.as_dict() for d in stats.heatmap]
     out["by_difficulty"] = [d.as_dict() for d in stats.by_difficulty]
+    out["leeches"] = [x.as_dict() for x in stats.leeches]
+    out["mocks"] = [m.as_dict() for m in stats.mocks]
     return out
 
 
@@ -434,5 +453,6 @@ __all__ = [
     "local_day",
     "longest_run",
     "stats_json",
+    "titles",
     "weekday",
 ]

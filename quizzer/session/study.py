@@ -14,7 +14,7 @@ from quizzer.core.record import Record
 from quizzer.grading.grade import Verdict
 from quizzer.session.queue import study_counts
 from quizzer.session.records import RIGHT, Attempt, CardState
-from quizzer.session.srs import RATINGS, Scheduler, due, rating_reason
+from quizzer.session.srs import LEECH_LAPSES, RATINGS, Scheduler, due, is_leech_lapse, rating_reason
 from quizzer.session.turn import Turn
 
 
@@ -27,7 +27,10 @@ class StudySession:
     are dropped when drawn. Grading every part proposes a rating (``rating_for_parts``); the user may
     ``override`` it; ``next`` commits the review at ``wall()`` and draws the next question.
     ``clock`` (monotonic seconds) times answers; ``wall`` (epoch seconds, UTC) stamps attempts, schedules
-    reviews and decides what is due; ``on_attempt`` and ``on_review`` receive what the store persists.
+    reviews and decides what is due; ``on_attempt`` and ``on_review`` receive what the store persists, and
+    ``on_remove`` the template whose card an undo drops (it was new). A review rated "again" that is the
+    card's ``leech_lapses``-th lapse (``is_leech_lapse``) suspends it: ``leech`` names it until the next
+    question, and a suspended card is never drawn.
     """
 
     def __init__(
@@ -45,6 +48,8 @@ class StudySession:
         session_id: str = "",
         on_attempt: Callable[[Attempt], None] | None = None,
         on_review: Callable[[CardState], None] | None = None,
+        on_remove: Callable[[str], None] | None = None,
+        leech_lapses: int = LEECH_LAPSES,
     ) -> None:
         self._bank = bank
         self._cards = dict(cards)
@@ -55,7 +60,12 @@ class StudySession:
         self._new_left = max(new_per_day - new_today, 0)
         self._clock, self._wall = clock, wall
         self._scheduler = scheduler or Scheduler()
-        self._on_attempt, self._on_review = on_attempt, on_review
+        self._on_attempt, self._on_review, self._on_remove = on_attempt, on_review, on_remove
+        self._leech_lapses = leech_lapses
+        self.leech: str | None = None
+        """The template the last commit suspended as a leech; None when it suspended none."""
+        self.leeches: list[str] = []
+        """Every template this session suspended as a leech, in order."""
         self.session_id = session_id
         self.attempts: list[Attempt] = []
         self.reviewed = 0
@@ -70,6 +80,16 @@ class StudySession:
         """Why the proposed rating ("hard: right, but 2 hints"); '' before it is proposed."""
         self._undo: list[_Committed] = []
         self.turn: Turn | None = self._turn(self._draw())
+
+    @property
+    def leech_lapses(self) -> int:
+        """The lapses that make a card a leech (the first time)."""
+        return self._leech_lapses
+
+    def title(self, template_id: str) -> str:
+        """The template's title, or its id if it is not valid."""
+        template = self._template_of(template_id)
+        return template.title if template is not None else template_id
 
     @property
     def cards(self) -> dict[str, CardState]:
@@ -227,7 +247,13 @@ class StudySession:
         template_id = self.instance.template_id
         before = self._cards.get(template_id)
         seconds = sum(a.seconds for a in self.turn.attempts)
-        state = self._scheduler.review(before, template_id, self.rating, self._wall(), seconds=seconds)
+        now = self._wall()
+        state = self._scheduler.review(before, template_id, self.rating, now, seconds=seconds)
+        self.leech = None
+        if self.rating == "again" and is_leech_lapse(state.lapses, self._leech_lapses):
+            state = state.replace(suspended=now)
+            self.leech = template_id
+            self.leeches.append(template_id)
         self._cards[template_id] = state
         right = all(a.verdict in RIGHT for a in self.turn.attempts)
         self._undo.append(
@@ -250,18 +276,27 @@ class StudySession:
 
     def undo(self) -> bool:
         """Undo the last committed review: its card goes back exactly to its state before (written through
-        ``on_review``; a card that was new is dropped from the session's cards, see the README) and its
-        question is current again, graded, with the rating that was committed, to rate again. The current
+        ``on_review``; a card that was new is dropped through ``on_remove``: its template is new again) and
+        its question is current again, graded, with the rating that was committed, to rate again. The current
         question, not started, is put back (it is drawn again). Attempts stay: the history keeps both.
         False (nothing done) when ``can_undo`` is not."""
         if not self.can_undo:
             return False
         last = self._undo.pop()
         template_id = last.turn.instance.template_id
+        if (
+            self.leeches
+            and self.leeches[-1] == template_id
+            and self._cards[template_id].suspended is not None
+        ):
+            self.leeches.pop()
+        self.leech = None
         if last.before is None:
             del self._cards[template_id]
             self._new_left += 1
             self.introduced -= 1
+            if self._on_remove is not None:
+                self._on_remove(template_id)
         else:
             self._cards[template_id] = last.before
             if self._on_review is not None:
@@ -275,14 +310,17 @@ class StudySession:
     def summary(self) -> StudySummary:
         """What this session did so far (``study_summary`` of its counts and its candidates' due dates)."""
         candidates = set(self._candidates)
-        dues = [c.due for t, c in self._cards.items() if t in candidates]
-        return study_summary(self.reviewed, self.right, self.introduced, dues)
+        dues = [c.due for t, c in self._cards.items() if t in candidates and c.suspended is None]
+        return study_summary(self.reviewed, self.right, self.introduced, dues).replace(
+            leeches=len(self.leeches)
+        )
 
     def next(self) -> Instance | None:
         """Commit the review (an ungraded question is skipped first), then draw the next question.
 
         With no question (nothing was due), draw again: a card may have fallen due since.
         """
+        self.leech = None
         if self.turn is not None:
             self.turn.skip_rest()  # rated by _recorded
             self._commit()
@@ -313,6 +351,8 @@ class StudySummary(Record):
     new: int
     next_due: float | None
     retention: float | None
+    leeches: int = 0
+    """Templates the session suspended as leeches."""
 
 
 def study_summary(reviewed: int, right: int, new: int, dues: Iterable[float]) -> StudySummary:
@@ -320,7 +360,7 @@ def study_summary(reviewed: int, right: int, new: int, dues: Iterable[float]) ->
     to the schedule), its cards due at ``dues``.
 
     >>> study_summary(4, 3, 1, [30.0, 10.0])
-    StudySummary(reviewed=4, right=3, new=1, next_due=10.0, retention=0.75)
+    StudySummary(reviewed=4, right=3, new=1, next_due=10.0, retention=0.75, leeches=0)
     """
     upcoming = list(dues)
     return StudySummary(

@@ -66,6 +66,15 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE attempts ADD COLUMN part INTEGER;
     ALTER TABLE attempts ADD COLUMN carried TEXT;
     """,
+    # 5: leeches (a card's study reviews rated "again", and when it was suspended from study) and the
+    # templates a session was to ask (a placement drill resumed where it was left) and its time limit (a
+    # past mock's report says how much of it was used).
+    """
+    ALTER TABLE cards ADD COLUMN lapses INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE cards ADD COLUMN suspended REAL;
+    ALTER TABLE sessions ADD COLUMN plan TEXT;
+    ALTER TABLE sessions ADD COLUMN minutes REAL;
+    """,
 )
 #: The schema version this code writes.
 SCHEMA_VERSION = len(MIGRATIONS)

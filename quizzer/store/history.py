@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from quizzer.session.records import Attempt, CardState, Item, SessionMark
+from quizzer.session.records import Attempt, CardRemoved, CardState, Item, SessionMark
 from quizzer.store import db, faults, sql
 
 #: Called as ``on_notice(severity, message)``; severity is "information", "warning" or "error" (Textual's).
@@ -118,6 +118,10 @@ class HistoryStore:
     def put_card(self, state: CardState) -> None:
         """Insert or replace the card of ``state.template_id``, as record() does; never raises."""
         self._change(state)
+
+    def remove_card(self, template_id: str) -> None:
+        """Drop the card of ``template_id`` (its template is new to study again), as record() does."""
+        self._change(CardRemoved(template_id))
 
     def attempts(self, *, since: float | None = None, mode: str | None = None) -> list[Attempt]:
         """Attempts in the order they were recorded; ``since`` keeps those with ``at >= since``."""
@@ -421,7 +425,7 @@ def _were(items: list[Item]) -> str:
 def _count(items: list[Item]) -> str:
     """``3 attempts``, ``1 attempt and 2 study cards``, ``no attempts``."""
     n_attempts = sum(isinstance(item, Attempt) for item in items)
-    n_cards = sum(isinstance(item, CardState) for item in items)
+    n_cards = sum(isinstance(item, CardState | CardRemoved) for item in items)
     words = [f"{n_attempts} attempt{'' if n_attempts == 1 else 's'}"] if n_attempts or not n_cards else []
     if n_cards:
         words.append(f"{n_cards} study card{'' if n_cards == 1 else 's'}")

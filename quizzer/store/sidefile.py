@@ -7,13 +7,16 @@ import os
 import time
 from typing import Any
 
-from quizzer.session.records import Attempt, CardState, Item, SessionMark
+from quizzer.session.records import Attempt, CardRemoved, CardState, Item, SessionMark
 from quizzer.store.faults import SIDE_MARK, SIDE_SUFFIX
 from quizzer.store.rows import attempt_row, row_attempt
 
 #: A side file larger than this is not read (a session's attempts take a few kB).
 MAX_BYTES = 64 * 2**20
 _NUMBER = (int, float)
+#: The fields of a card and of a session mark in side files written before leeches and plans (version 5).
+_FIRST_CARD_FIELDS = ("template_id", "card_json", "introduced", "due")
+_FIRST_SESSION_FIELDS = ("session", "mode", "started", "planned", "finished")
 
 
 def lines(items: list[Item]) -> list[str]:
@@ -26,7 +29,9 @@ def _line(item: Item) -> dict[str, Any]:
     if isinstance(item, Attempt):
         return attempt_row(item)
     if isinstance(item, SessionMark):
-        return {"session": item.as_dict()}
+        return {"session": {**item.as_dict(), "plan": list(item.plan)}}
+    if isinstance(item, CardRemoved):
+        return {"card_removed": item.as_dict()}
     return {"card": item.as_dict()}
 
 
@@ -74,23 +79,39 @@ def read(path: str) -> tuple[str, list[Item]]:
 
 
 def _item(obj: Any) -> Item:
-    """An Attempt or a CardState from one decoded line."""
+    """An Attempt, a card (kept or removed) or a session mark from one decoded line."""
     if not isinstance(obj, dict):
         raise ValueError("not a JSON object")
     if set(obj) == {"session"} and isinstance(obj["session"], dict):
-        mark = obj["session"]
-        if set(mark) != set(SessionMark._fields):
-            raise ValueError(f"a session needs exactly {', '.join(SessionMark._fields)}")
-        return SessionMark(**mark)
+        mark = dict(obj["session"])
+        if not set(_FIRST_SESSION_FIELDS) <= set(mark) <= set(SessionMark._fields):
+            raise ValueError(f"a session needs {', '.join(_FIRST_SESSION_FIELDS)} (and may have a plan)")
+        plan = mark.pop("plan", [])
+        if not (isinstance(plan, list) and all(isinstance(t, str) for t in plan)):
+            raise ValueError("a session's plan is a list of template ids")
+        if not isinstance(mark.get("minutes"), (*_NUMBER, type(None))):
+            raise ValueError("a session's minutes is a number or null")
+        return SessionMark(**mark, plan=tuple(plan))
+    if set(obj) == {"card_removed"} and isinstance(obj["card_removed"], dict):
+        removed = obj["card_removed"]
+        if set(removed) != {"template_id"} or not isinstance(removed["template_id"], str):
+            raise ValueError("a removed card needs exactly a template_id (a string)")
+        return CardRemoved(removed["template_id"])
     if "card" not in obj:
         return row_attempt(obj)
     card = obj["card"]
-    if not isinstance(card, dict) or set(obj) != {"card"} or set(card) != set(CardState._fields):
-        raise ValueError(f"a card needs exactly {', '.join(CardState._fields)}")
+    if not isinstance(card, dict) or set(obj) != {"card"}:
+        raise ValueError(f"a card needs {', '.join(_FIRST_CARD_FIELDS)}")
+    if not set(_FIRST_CARD_FIELDS) <= set(card) <= set(CardState._fields):
+        raise ValueError(f"a card needs {', '.join(_FIRST_CARD_FIELDS)} (and may have lapses, suspended)")
     if not (isinstance(card["template_id"], str) and isinstance(card["card_json"], str)):
         raise ValueError("a card's template_id and card_json are strings")
     if not (isinstance(card["introduced"], _NUMBER) and isinstance(card["due"], _NUMBER)):
         raise ValueError("a card's introduced and due are numbers")
+    if not isinstance(card.get("lapses", 0), int) or not isinstance(
+        card.get("suspended"), (*_NUMBER, type(None))
+    ):
+        raise ValueError("a card's lapses is a whole number and suspended a number or null")
     return CardState(**card)
 
 

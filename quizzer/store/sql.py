@@ -6,7 +6,7 @@ import json
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
-from quizzer.session.records import Attempt, CardState, Item, SessionMark
+from quizzer.session.records import Attempt, CardRemoved, CardState, Item, SessionMark
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -18,28 +18,41 @@ _FIELDS = (
 )
 _INSERT_ATTEMPT = f"INSERT INTO attempts ({_FIELDS}) VALUES ({', '.join('?' * 20)})"
 _SELECT_ATTEMPTS = f"SELECT {_FIELDS} FROM attempts"
-_SESSION_FIELDS = "session, mode, started, planned, finished"
+_SESSION_FIELDS = "session, mode, started, planned, finished, plan, minutes"
 _UPSERT_SESSION = (
-    f"INSERT INTO sessions ({_SESSION_FIELDS}) VALUES (?, ?, ?, ?, ?) ON CONFLICT (session) DO UPDATE SET"
+    f"INSERT INTO sessions ({_SESSION_FIELDS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (session) DO UPDATE SET"
     " finished = excluded.finished"
 )
 _HAS_SIDE_FILE = "SELECT 1 FROM side_files WHERE digest = ?"
 _ADD_SIDE_FILE = "INSERT OR IGNORE INTO side_files (digest, added) VALUES (?, ?)"
-_CARD_FIELDS = "template_id, card_json, introduced, due"
+_CARD_FIELDS = "template_id, card_json, introduced, due, lapses, suspended"
 _UPSERT_CARD = (
-    f"INSERT INTO cards ({_CARD_FIELDS}) VALUES (?, ?, ?, ?) ON CONFLICT (template_id) DO UPDATE SET"
-    " card_json = excluded.card_json, introduced = excluded.introduced, due = excluded.due"
+    f"INSERT INTO cards ({_CARD_FIELDS}) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (template_id) DO UPDATE SET"
+    " card_json = excluded.card_json, introduced = excluded.introduced, due = excluded.due,"
+    " lapses = excluded.lapses, suspended = excluded.suspended"
 )
+_DELETE_CARD = "DELETE FROM cards WHERE template_id = ?"
 
 
 def write(conn: sqlite3.Connection, item: Item) -> None:
-    """Insert an attempt, or insert or replace a card or a session mark (committed at once in autocommit
-    mode)."""
+    """Insert an attempt, insert or replace a card or a session mark, or drop a card (committed at once in
+    autocommit mode)."""
     if isinstance(item, CardState):
-        conn.execute(_UPSERT_CARD, (item.template_id, item.card_json, item.introduced, item.due))
+        conn.execute(
+            _UPSERT_CARD,
+            (item.template_id, item.card_json, item.introduced, item.due, item.lapses, item.suspended),
+        )
+        return
+    if isinstance(item, CardRemoved):
+        conn.execute(_DELETE_CARD, (item.template_id,))
         return
     if isinstance(item, SessionMark):
-        conn.execute(_UPSERT_SESSION, (item.session, item.mode, item.started, item.planned, item.finished))
+        plan = json.dumps(list(item.plan)) if item.plan else None
+        conn.execute(
+            _UPSERT_SESSION,
+            (item.session, item.mode, item.started, item.planned, item.finished, plan, item.minutes),
+        )
         return
     a = item
     row = (
@@ -194,5 +207,8 @@ def rollback_quietly(conn: sqlite3.Connection) -> None:
 def sessions(conn: sqlite3.Connection) -> list[SessionMark]:
     """Every session mark, by start time."""
     return [
-        SessionMark(*row) for row in conn.execute(f"SELECT {_SESSION_FIELDS} FROM sessions ORDER BY started")
+        SessionMark(
+            row[0], row[1], row[2], row[3], row[4], tuple(json.loads(row[5])) if row[5] else (), row[6]
+        )
+        for row in conn.execute(f"SELECT {_SESSION_FIELDS} FROM sessions ORDER BY started")
     ]

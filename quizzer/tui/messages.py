@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 class StartMode(Message):
     """Open a mode: "drill", "mock", "study" or "cram", with its filters (None: any) and, for a drill, one
-    template and a seed (the instance template#seed first)."""
+    template and a seed (the instance template#seed first), or only some templates (the leeches)."""
 
     def __init__(
         self,
@@ -22,18 +22,27 @@ class StartMode(Message):
         difficulty: str | None = None,
         template_id: str | None = None,
         seed: int | None = None,
+        template_ids: tuple[str, ...] = (),
     ) -> None:
         super().__init__()
         self.mode, self.topic, self.difficulty = mode, topic, difficulty
-        self.template_id, self.seed = template_id, seed
+        self.template_id, self.seed, self.template_ids = template_id, seed, template_ids
 
 
 class OpenScreen(Message):
-    """Open a screen that is not a mode: "browse", "stats" or "help"."""
+    """Open a screen that is not a mode: "browse", "stats", "past-mocks" or "help"."""
 
     def __init__(self, name: str) -> None:
         super().__init__()
         self.name = name
+
+
+class ReturnToStudy(Message):
+    """Return leeches (template ids) to study: their cards are no longer suspended."""
+
+    def __init__(self, template_ids: tuple[str, ...]) -> None:
+        super().__init__()
+        self.template_ids = template_ids
 
 
 class OpenReport(Message):

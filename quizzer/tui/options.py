@@ -16,6 +16,22 @@ class DrillOptions(Record):
     order: str = "random"
     plan: tuple[str, ...] = ()
     """Templates asked first, in this order (the placement drill of a first run)."""
+    only: tuple[str, ...] = ()
+    """Only these templates (a cram session's weakest, the leeches); empty: all that match."""
+    mode: str = "drill"
+    """What the attempts record: "drill", or "cram" (the weakest, the schedule untouched)."""
+    session_id: str | None = None
+    """The session the attempts join (a placement drill resumed); None: a new one."""
+    placement: bool = False
+    """The plan is the guided start's placement: once through it, its mark is finished and a path shown."""
+
+
+class CramOptions(Record):
+    """A cram session: the ``count`` weakest templates (of a topic), the schedule untouched."""
+
+    topic: str | None = None
+    count: int = 10
+    seed: int | None = None
 
 
 class MockOptions(Record):

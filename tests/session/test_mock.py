@@ -520,11 +520,12 @@ def test_a_mock_marks_its_start_and_its_end_so_a_crash_leaves_it_unfinished() ->
         session_id="m1",
         on_mark=marks.append,
     )
-    assert marks == [SessionMark("m1", "mock", 5000.0, 2)]  # in the history before any question
+    # in the history before any question, with its time limit (a past mock's report says how much was used)
+    assert marks == [SessionMark("m1", "mock", 5000.0, 2, minutes=10.0)]  # 600 s
     assert compute_stats([], now=wall[0], sessions=marks).unfinished_mocks == 1  # if it crashed now
     wall[0] += 60
     mock.finish()
-    assert marks[-1] == SessionMark("m1", "mock", 5000.0, 2, finished=5060.0)
+    assert marks[-1] == SessionMark("m1", "mock", 5000.0, 2, finished=5060.0, minutes=10.0)
     mock.finish()
     assert len(marks) == 2  # a report is made once
     assert compute_stats([], now=wall[0], sessions=marks[-1:]).unfinished_mocks == 0

@@ -53,10 +53,12 @@ class Run:
         seed: int = 1,
         new_per_day: int = 10,
         new_today: int = 0,
+        leech_lapses: int = 8,
     ) -> None:
         self.clock, self.wall = Clock(100.0), Clock(WALL)
         self.attempts: list[Attempt] = []
         self.reviews: list[CardState] = []
+        self.removed: list[str] = []
         self.s = StudySession(
             bank,
             cards or {},
@@ -69,6 +71,8 @@ class Run:
             session_id="study-1",
             on_attempt=self.attempts.append,
             on_review=self.reviews.append,
+            on_remove=self.removed.append,
+            leech_lapses=leech_lapses,
         )
 
 
@@ -367,7 +371,8 @@ def test_undo_of_a_new_card_makes_it_new_again(tmp_path: Path) -> None:
     assert s.undo()
     assert "mini-product" not in s.cards
     assert (s.new_count, s.introduced, s.reviewed) == (1, 0, 0)
-    assert run.reviews == [run.reviews[0]]  # nothing to write back: the store keeps it until re-rated
+    assert run.reviews == [run.reviews[0]]  # nothing to write back: the card is removed instead
+    assert run.removed == ["mini-product"]  # the store drops it: a restart sees the template new
     s.next()
     assert run.reviews[-1].introduced == WALL
     assert (s.new_count, s.introduced) == (0, 1)

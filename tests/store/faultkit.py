@@ -22,7 +22,8 @@ HOLD_LOCK = """
 import sqlite3, sys
 conn = sqlite3.connect(sys.argv[1], isolation_level=None)
 conn.execute("BEGIN EXCLUSIVE")
-conn.execute("INSERT INTO cards VALUES ('from-the-other-process', '{}', 1.0, 2.0)")
+conn.execute("INSERT INTO cards (template_id, card_json, introduced, due)"
+             " VALUES ('from-the-other-process', '{}', 1.0, 2.0)")
 print("locked", flush=True)
 sys.stdin.readline()
 conn.execute("COMMIT")

@@ -37,6 +37,9 @@ ATTEMPTS_V4 = {**ATTEMPTS_V2, "part": "INTEGER", "carried": "TEXT"}
 #: Migration 3 adds the sessions table (a mock that never finished is seen in Stats).
 SESSIONS_V3 = {"session": "TEXT", "mode": "TEXT", "started": "REAL", "planned": "INTEGER", "finished": "REAL"}
 CARDS_V1 = {"template_id": "TEXT", "card_json": "TEXT", "introduced": "REAL", "due": "REAL"}
+#: Migration 5 adds leeches (a card's lapses, when it was suspended) and a session's planned templates.
+CARDS_V5 = {**CARDS_V1, "lapses": "INTEGER", "suspended": "REAL"}
+SESSIONS_V5 = {**SESSIONS_V3, "plan": "TEXT", "minutes": "REAL"}
 
 
 def columns(conn: sqlite3.Connection, table: str) -> dict[str, str]:
@@ -56,8 +59,8 @@ def test_a_new_database_has_the_current_schema_in_wal_mode(tmp_path: Path) -> No
     conn = db.connect(str(tmp_path / "h.db"))
     assert conn.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION == len(db.MIGRATIONS) >= 1
     assert columns(conn, "attempts") == ATTEMPTS_V4
-    assert columns(conn, "sessions") == SESSIONS_V3
-    assert columns(conn, "cards") == CARDS_V1
+    assert columns(conn, "sessions") == SESSIONS_V5
+    assert columns(conn, "cards") == CARDS_V5
     assert primary_key(conn, "attempts") == ["id"]
     assert primary_key(conn, "cards") == ["template_id"]
     assert {("template_id", "at"), ("at",)} <= indexed_columns(conn, "attempts")
@@ -71,11 +74,11 @@ def test_a_new_database_has_the_current_schema_in_wal_mode(tmp_path: Path) -> No
 def test_opening_again_changes_nothing(tmp_path: Path) -> None:
     path = str(tmp_path / "h.db")
     conn = db.connect(path)
-    conn.execute("INSERT INTO cards VALUES ('a', '{}', 1.0, 2.0)")
+    conn.execute("INSERT INTO cards (template_id, card_json, introduced, due) VALUES ('a', '{}', 1.0, 2.0)")
     conn.close()
     again = db.connect(path, busy_timeout_ms=100)
     assert again.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION
-    assert again.execute("SELECT * FROM cards").fetchall() == [("a", "{}", 1.0, 2.0)]
+    assert again.execute("SELECT * FROM cards").fetchall() == [("a", "{}", 1.0, 2.0, 0, None)]
     assert again.execute("PRAGMA busy_timeout").fetchone()[0] == 100
     again.close()
 
@@ -100,7 +103,7 @@ def test_a_later_migration_applies_once_and_may_hold_a_trigger(
 ) -> None:
     path = str(tmp_path / "h.db")
     conn = db.connect(path)
-    conn.execute("INSERT INTO cards VALUES ('a', '{}', 1.0, 2.0)")
+    conn.execute("INSERT INTO cards (template_id, card_json, introduced, due) VALUES ('a', '{}', 1.0, 2.0)")
     conn.close()
     v2 = """
     CREATE TABLE log (n INTEGER);
@@ -113,7 +116,7 @@ def test_a_later_migration_applies_once_and_may_hold_a_trigger(
     monkeypatch.setattr(db, "MIGRATIONS", (*db.MIGRATIONS, v2))
     monkeypatch.setattr(db, "SCHEMA_VERSION", current + 1)
     conn = db.connect(path)
-    conn.execute("INSERT INTO cards VALUES ('b', '{}', 1.0, 2.0)")
+    conn.execute("INSERT INTO cards (template_id, card_json, introduced, due) VALUES ('b', '{}', 1.0, 2.0)")
     conn.close()
     conn = db.connect(path)  # the new migration again would fail: 'log' exists
     assert conn.execute("PRAGMA user_version").fetchone()[0] == current + 1
@@ -197,7 +200,7 @@ def test_a_version_1_history_gains_the_mistake_title_and_keeps_its_attempts(tmp_
     store.record(old.replace(mistake_title="Head left out", at=2.0))
     store.close()
     again = sqlite3.connect(path)
-    assert again.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION == 4
+    assert again.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION == 5
     assert again.execute("SELECT mistake_title FROM attempts ORDER BY id").fetchall() == [
         (None,),
         ("Head left out",),

@@ -150,7 +150,14 @@ def test_with_nowhere_to_save_them_the_held_attempts_go_to_stderr(
 
     assert [as_attempt(json.loads(line)) for line in lines[:2]] == held
     assert json.loads(lines[2]) == {
-        "card": {"template_id": "a", "card_json": '{"s": 1}', "introduced": 1.0, "due": 2.0}
+        "card": {
+            "template_id": "a",
+            "card_json": '{"s": 1}',
+            "introduced": 1.0,
+            "due": 2.0,
+            "lapses": 0,
+            "suspended": None,
+        }
     }
     assert len(lines) == 3
     ((severity, message),) = notices.take()

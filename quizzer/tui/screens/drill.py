@@ -61,9 +61,11 @@ class DrillScreen(Screen[None]):
         s = self.session
         skipped = f" · {s.skipped} skipped" if s.skipped else ""
         label = instance_label(s.instance.id, self.size.width)
-        self.panel.set_side(
-            line((label, "dim"), f"  {s.right}/{s.answered} right{skipped} · {s.streak} in a row")
-        )
+        score = f"{s.right}/{s.answered} right{skipped} · {s.streak} in a row"
+        if s.mode == "cram":  # the weakest templates, the schedule untouched
+            self.panel.set_side(line((label, "dim"), ("  cram", "bold"), f" · {score}"))
+        else:
+            self.panel.set_side(line((label, "dim"), f"  {score}"))
 
     def on_resize(self, event: Resize) -> None:
         self.update_side()

@@ -69,6 +69,7 @@ def screen_bindings() -> list[tuple[str, Sequence[BindingType]]]:
     from quizzer.tui.screens.mock import MockScreen
     from quizzer.tui.screens.mock_report import MockReportScreen
     from quizzer.tui.screens.mock_start import MockStartScreen
+    from quizzer.tui.screens.past_mocks import PastMocksScreen
     from quizzer.tui.screens.stats import StatsScreen
     from quizzer.tui.screens.study import StudyScreen
 
@@ -81,6 +82,7 @@ def screen_bindings() -> list[tuple[str, Sequence[BindingType]]]:
         ("mock report", MockReportScreen.BINDINGS),
         ("browse", BrowseScreen.BINDINGS),
         ("stats", StatsScreen.BINDINGS),
+        ("past mocks", PastMocksScreen.BINDINGS),
     ]
 
 

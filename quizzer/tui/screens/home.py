@@ -17,7 +17,7 @@ from textual.widgets import Button, DataTable, Footer, Header, LoadingIndicator,
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank
 from quizzer.bank.schema import DIFFICULTIES
-from quizzer.session.progress import TopicProgress, weakest_topic
+from quizzer.session.progress import Guide, TopicProgress, weakest_topic
 from quizzer.session.queue import StudyStatus
 from quizzer.tui.messages import OpenScreen, StartMode
 from quizzer.tui.widgets.lines import line, plain
@@ -53,6 +53,7 @@ class HomeScreen(Screen[None]):
         Binding("d", "drill", "Drill", id="home-drill"),
         Binding("m", "mock", "Mock", id="home-mock"),
         Binding("s", "study", "Study", id="home-study"),
+        Binding("c", "cram", "Cram", id="home-cram"),
         Binding("b", "browse", "Browse", id="home-browse"),
         Binding("t", "stats", "Stats", id="home-stats"),
         Binding("w", "weakest", "Weakest", id="home-weakest"),
@@ -69,6 +70,7 @@ class HomeScreen(Screen[None]):
                 yield Button("Drill", id="start-drill", variant="primary")
                 yield Button("Mock", id="start-mock")
                 yield Button("Study", id="start-study")
+                yield Button("Cram", id="start-cram")
                 yield Button("Browse", id="start-browse")
                 yield Button("Stats", id="start-stats")
             yield Static(id="study-due")
@@ -89,7 +91,7 @@ class HomeScreen(Screen[None]):
         status: Callable[[], StudyStatus],
         progress: Callable[[Bank], list[TopicProgress]] | None = None,
         start_here: Callable[[], object] | None = None,
-        path: Callable[[], list[str] | None] | None = None,
+        guide: Callable[[], Guide] | None = None,
     ) -> None:
         super().__init__()
         #: Reads what a study session would ask now (the history: called in a worker thread).
@@ -100,8 +102,8 @@ class HomeScreen(Screen[None]):
         self.weakest: TopicProgress | None = None
         #: Opens the placement drill of the guided start.
         self.start_here = start_here
-        #: The topics a finished placement suggests (None before one).
-        self.path = path
+        #: Reads where the guided start stands (the history: called in a worker thread).
+        self.guide = guide
 
     #: The bank the topic table shows.
     _shown_bank: object = None
@@ -131,14 +133,27 @@ class HomeScreen(Screen[None]):
             f" new left today (limit {status.new_per_day})",
             f" · history: {status.attempts} attempt{'s' if status.attempts != 1 else ''}",
         )
+        guide = self.guide() if self.guide is not None else Guide()
         self.app.call_from_thread(self.query_one("#study-due", Static).update, text)
-        self.app.call_from_thread(self.show_guide, status.attempts == 0)
+        self.app.call_from_thread(self.show_guide, status.attempts == 0, guide)
 
-    def show_guide(self, first_run: bool) -> None:
-        """On a first run, "Start here"; after a placement drill, the path it suggests."""
-        path = self.path() if self.path is not None else None
+    def show_guide(self, first_run: bool, guide: Guide) -> None:
+        """On a first run, "Start here"; a placement left before its end, resume it; after one, the path it
+        suggests."""
+        path = guide.path
         widget = self.query_one("#home-guide", Static)
-        if path:
+        resumable = guide.resumable and self.start_here is not None
+        if resumable:
+            done = len(guide.plan) - len(guide.remaining)
+            widget.update(
+                line(
+                    ("▶ Start here", "bold"),
+                    f": the placement drill is {done} of {len(guide.plan)} done · ",
+                    ("g", "bold"),
+                    " resumes it",
+                )
+            )
+        elif path:
             widget.update(line("Suggested path, weakest first: ", (" → ".join(path), "bold")))
         elif first_run and self.start_here is not None:
             widget.update(
@@ -150,7 +165,7 @@ class HomeScreen(Screen[None]):
                     " starts it",
                 )
             )
-        widget.display = bool(path) or (first_run and self.start_here is not None)
+        widget.display = resumable or bool(path) or (first_run and self.start_here is not None)
 
     def show_bank(self, bank: Bank | None) -> None:
         if bank is None or bank is self._shown_bank:
@@ -261,6 +276,11 @@ class HomeScreen(Screen[None]):
     @on(Button.Pressed, "#start-study")
     def action_study(self) -> None:
         self.post_message(StartMode("study", topic=self._filter("#topic-filter")))
+
+    @on(Button.Pressed, "#start-cram")
+    def action_cram(self) -> None:
+        """Cram the weakest templates (of the topic filter), the schedule untouched."""
+        self.post_message(StartMode("cram", topic=self._filter("#topic-filter")))
 
     @on(Button.Pressed, "#start-browse")
     def action_browse(self) -> None:

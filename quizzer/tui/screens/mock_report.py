@@ -92,15 +92,19 @@ class MockReportScreen(Screen[None]):
         Binding("escape", "back", "Back", show=False, id="report-escape"),
     ]
 
-    def __init__(self, report: MockReport) -> None:
+    def __init__(self, report: MockReport, *, note: str = "") -> None:
         super().__init__()
         self.report = report
+        #: Said above the report (a past mock's questions left out).
+        self.note = note
 
     def compose(self) -> ComposeResult:
         from rich.markdown import Markdown as RichMarkdown
 
         yield Header()
         with VerticalScroll(id="report-body", classes="screen-body", can_focus=True):
+            if self.note:
+                yield Static(self.note, id="report-note", markup=False)
             yield Static(CachedRenderable(RichMarkdown(report_markdown(self.report), hyperlinks=False)))
         yield Footer()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -15,8 +16,10 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from quizzer.session.past_mocks import PastMock
 from quizzer.session.stats import DayStats, Stats, heatmap_grid
 from quizzer.tui.clock import clock_text
+from quizzer.tui.messages import OpenScreen, ReturnToStudy, StartMode
 
 
 def _s(n: int) -> str:
@@ -75,6 +78,22 @@ def heatmap_table(cells: tuple[DayStats, ...]) -> Table:
         legend.append(mark + " ", style="dim" if mark == SHADES[0] else "green")
     table.add_row("", legend.append(f"more (most: {most} answers a day)", style="dim"))
     return table
+
+
+#: Past mocks Stats lists (p lists them all).
+MOCKS_SHOWN = 5
+
+
+def mock_cells(mock: PastMock) -> tuple[str, str, str, str]:
+    """A past mock's row: when, right of questions, answered, time used (of its limit)."""
+    limit = f" of {clock_text(mock.minutes * 60)}" if mock.minutes else ""
+    ran_out = " ⌛" if mock.timed_out else ""
+    return (
+        time.strftime("%a %d %b %Y %H:%M", time.localtime(mock.started)),
+        f"{mock.right} of {mock.questions}",
+        str(mock.answered),
+        f"{clock_text(mock.seconds_used)}{limit}{ran_out}",
+    )
 
 
 def stats_renderable(stats: Stats) -> RenderableType:
@@ -152,6 +171,38 @@ def stats_renderable(stats: Stats) -> RenderableType:
             shown = ", ".join(m.template_ids[:3]) + ("…" if len(m.template_ids) > 3 else "")
             mistakes.add_row(Text(m.title), str(m.count), Text(shown))
         parts += [mistakes, Text("")]
+    if stats.leeches:
+        leech_table = Table(
+            title="Leeches, suspended from study",
+            title_justify="left",
+            box=None,
+            padding=(0, 2),
+        )
+        for header, justify in (("template", "left"), ("lapses", "right"), ("since", "left")):
+            leech_table.add_column(header, justify=justify)  # type: ignore[arg-type]  # as above
+        for x in stats.leeches:
+            leech_table.add_row(
+                Text(x.title), str(x.lapses), time.strftime("%d %b %Y", time.localtime(x.suspended))
+            )
+        parts += [leech_table, Text("  l drills them · u returns them to study", style="dim"), Text("")]
+    if stats.mocks:
+        mocks = Table(
+            title="Past mocks, newest first",
+            title_justify="left",
+            box=None,
+            padding=(0, 2),
+        )
+        for header, justify in (
+            ("when", "left"),
+            ("right", "right"),
+            ("answered", "right"),
+            ("time", "right"),
+        ):
+            mocks.add_column(header, justify=justify)  # type: ignore[arg-type]  # as above
+        for mock in stats.mocks[:MOCKS_SHOWN]:
+            mocks.add_row(*mock_cells(mock))
+        more = f"all {len(stats.mocks)}" if len(stats.mocks) > MOCKS_SHOWN else "them"
+        parts += [mocks, Text(f"  p lists {more} and reopens their reports", style="dim"), Text("")]
     most = max((d.attempts for d in stats.days), default=0) or 1
     trend = Table(title=f"The last {len(stats.days)} days", title_justify="left", box=None, padding=(0, 1))
     trend.add_column("day")
@@ -170,6 +221,9 @@ class StatsScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "refresh_stats", "Refresh", id="stats-refresh"),
+        Binding("l", "drill_leeches", "Drill leeches", id="stats-drill-leeches"),
+        Binding("u", "return_leeches", "Leeches to study", id="stats-return-leeches"),
+        Binding("p", "past_mocks", "Past mocks", id="stats-past-mocks"),
         Binding("q", "back", "Back", id="stats-back"),
         Binding("escape", "back", "Back", show=False, id="stats-escape"),
     ]
@@ -178,6 +232,8 @@ class StatsScreen(Screen[None]):
         super().__init__()
         #: Reads the history and computes the stats (the app's store, clock and time zone).
         self.load = load
+        #: The stats shown (None while the first read runs).
+        self.stats: Stats | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -198,7 +254,35 @@ class StatsScreen(Screen[None]):
         self.app.call_from_thread(self.show_stats, stats)
 
     def show_stats(self, stats: Stats) -> None:
+        self.stats = stats
         self.query_one("#stats", Static).update(stats_renderable(stats))
+        self.refresh_bindings()
+
+    def on_screen_resume(self) -> None:
+        if self.stats is not None:
+            self.read_stats()  # a drill of the leeches or a return to study changed them
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers the leeches' keys only with leeches, and past mocks only with one."""
+        if action in ("drill_leeches", "return_leeches"):
+            return self.stats is not None and bool(self.stats.leeches)
+        if action == "past_mocks":
+            return self.stats is not None and bool(self.stats.mocks)
+        return True
+
+    def action_drill_leeches(self) -> None:
+        if self.stats is not None and self.stats.leeches:
+            self.post_message(
+                StartMode("drill", template_ids=tuple(x.template_id for x in self.stats.leeches))
+            )
+
+    def action_return_leeches(self) -> None:
+        if self.stats is not None and self.stats.leeches:
+            self.post_message(ReturnToStudy(tuple(x.template_id for x in self.stats.leeches)))
+
+    def action_past_mocks(self) -> None:
+        if self.stats is not None and self.stats.mocks:
+            self.post_message(OpenScreen("past-mocks"))
 
     def action_back(self) -> None:
         self.dismiss()

@@ -94,7 +94,7 @@ class StudyScreen(Screen[None]):
         self.panel.show(turn)
 
     def show_nothing_due(self) -> None:
-        upcoming = [c.due for c in self.session.cards.values()]
+        upcoming = [c.due for c in self.session.cards.values() if c.suspended is None]
         when = f"The next review is due {_when(min(upcoming))}." if upcoming else ""
         done = f"\n\n{summary_markdown(self.session.summary())}" if self.session.reviewed else ""
         self.panel.show_nothing(
@@ -171,6 +171,22 @@ class StudyScreen(Screen[None]):
             return
         self.session.next()
         self.show_question()
+        self.say_leech()
+
+    def say_leech(self) -> None:
+        """Say so when the review just committed made its template a leech (suspended from study)."""
+        leech = self.session.leech
+        if leech is not None:
+            lapses = self.session.cards[leech].lapses
+            times = f"{lapses} time{'s' if lapses != 1 else ''}"
+            self.notify(
+                f"{self.session.title(leech)} failed {times} in study: it is a leech, suspended from study. "
+                "Stats (t on Home) lists it: l there drills the leeches, u returns them to study.",
+                title="Leech",
+                severity="warning",
+                timeout=20,
+                markup=False,
+            )
 
     def action_skip(self) -> None:
         if self.graded or self.session.instance is None:
@@ -201,6 +217,7 @@ class StudyScreen(Screen[None]):
         if self.summary is None:
             asking = self.session.instance is not None  # else the empty state shows the summary already
             self.session.finish()  # a graded review is committed when you leave, as when you move on
+            self.say_leech()
             if asking and self.session.reviewed:
                 self.show_summary()  # q again leaves
                 return
@@ -220,4 +237,6 @@ def summary_markdown(summary: StudySummary) -> str:
     ]
     if summary.next_due is not None:
         lines.append(f"- next review due {_when(summary.next_due)}")
+    if summary.leeches:
+        lines.append(f"- **{summary.leeches}** suspended as leeches (Stats lists them)")
     return "\n".join(lines)

@@ -1,0 +1,299 @@
+"""The app's modes: drill, placement, cram, mock and study sessions built and opened on their screens."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import on
+from textual.screen import Screen
+from textual.widget import AwaitMount
+
+from quizzer.bank.errors import TemplateError
+from quizzer.session.drill import DrillSession
+from quizzer.session.records import Attempt
+from quizzer.tui.clock import local_midnight
+from quizzer.tui.messages import StartMode
+from quizzer.tui.options import CramOptions, DrillOptions, MockOptions, StudyOptions
+from quizzer.tui.screens.drill import DrillScreen
+from quizzer.tui.services import AppServices
+
+if TYPE_CHECKING:
+    from quizzer.bank.render import Instance
+    from quizzer.session.study import StudySession
+    from quizzer.tui.screens.mock_start import MockPlan
+
+# Home and the other screens are imported when first shown: `quizzer drill` paints its question without
+# loading their widgets (DataTable, Select, OptionList...), which is a good part of its start-up time.
+
+
+class AppModes(AppServices):
+    """Builds each mode's session from the services and opens its screen; Home when one is left."""
+
+    def go_home(self) -> None:
+        """Show Home: pop back to it, or put it under the current screen when the app opened into a mode."""
+        from quizzer.tui.screens.home import HomeScreen
+
+        if any(isinstance(screen, HomeScreen) for screen in self.screen_stack):
+            while not isinstance(self.screen, HomeScreen):
+                self.pop_screen()
+        else:
+            self.push_screen(
+                HomeScreen(self.study_status, self.read_progress, self.start_placement, self.read_guide)
+            )
+
+    def _left(self, _result: object = None) -> None:
+        """A mode or screen was left: Home, if nothing is below it but the blank default screen."""
+        if len(self.screen_stack) <= 1:
+            self.go_home()
+
+    def open(self, screen: Screen[None]) -> AwaitMount:
+        """Push ``screen``; when it is dismissed, Home if nothing else is below."""
+        return self.push_screen(screen, callback=self._left)
+
+    def open_mode(
+        self, options: DrillOptions | MockOptions | StudyOptions | CramOptions
+    ) -> AwaitMount | None:
+        if isinstance(options, DrillOptions):
+            return self.start_drill(options)
+        if isinstance(options, CramOptions):
+            return self.start_cram(options)
+        if isinstance(options, MockOptions):
+            return self.start_mock(options)
+        return self.start_study(options)
+
+    @on(StartMode)
+    def start_mode(self, event: StartMode) -> None:
+        event.stop()
+        if event.mode == "drill":
+            self.start_drill(
+                DrillOptions(
+                    event.topic, event.difficulty, event.template_id, event.seed, only=event.template_ids
+                )
+            )
+        elif event.mode == "cram":
+            self.start_cram(CramOptions(event.topic, seed=event.seed))
+        elif event.mode == "mock":
+            settings = self.settings
+            self.start_mock(MockOptions(settings.mock_count, settings.mock_minutes, event.topic, event.seed))
+        elif event.mode == "study":
+            self.start_study(StudyOptions(event.topic, self.new_per_day, event.seed))
+
+    def start_drill(self, options: DrillOptions | None = None) -> AwaitMount | None:
+        """Open a drill over the templates that match (a fresh seed unless one is given); None if none do."""
+        options = options or DrillOptions()
+        session: DrillSession | None = None
+        announced = False
+
+        def recorded(attempt: Attempt) -> None:
+            """Record, and when the plan is through, say so once (a placement's suggested path)."""
+            nonlocal announced
+            self.record(attempt)
+            if session is not None and session.plan_done and not announced:
+                announced = True
+                self.placement_done(session)
+
+        progress = None
+        if options.order != "random":  # the history's answers per template (a short read, before the screen)
+            from quizzer.session.progress import template_progress
+
+            self.writer.drain()
+            progress = template_progress(self.store.attempts())
+        try:
+            session = DrillSession(
+                self.questions_bank(),
+                seed=self.new_seed() if options.seed is None else options.seed,
+                clock=self.clock,
+                topic=options.topic,
+                difficulty=options.difficulty,
+                template_id=options.template_id,
+                wall=self.wall,
+                session_id=options.session_id or self.new_session_id(options.mode),
+                on_attempt=recorded if options.placement else self.record,
+                mode=options.mode,
+                order=options.order,
+                progress=progress,
+                plan=options.plan,
+                only=options.only,
+            )
+        except KeyError:
+            self.notify(f"No template has the id {options.template_id!r}.", severity="warning", markup=False)
+            return None
+        except TemplateError as exc:
+            self.notify(f"{exc}", title="This template is invalid", severity="error", markup=False)
+            return None
+        except ValueError:
+            self.notify("No template matches these filters.", severity="warning")
+            return None
+        return self.open(DrillScreen(session))
+
+    def start_placement(self) -> AwaitMount | None:
+        """The guided start: a placement drill of a few questions, easy to hard across the main topics; one
+        left before its end is resumed where it was (its mark in the history keeps the plan)."""
+        from quizzer.session.progress import PLACEMENT, placement_ids
+        from quizzer.session.records import SessionMark
+
+        guide = self.read_guide()
+        seed = self.new_seed()
+        if guide.resumable and guide.session is not None:
+            done = len(guide.plan) - len(guide.remaining)
+            self.notify(
+                f"Resuming the placement: {done} of {len(guide.plan)} done.",
+                title="Start here",
+                markup=False,
+            )
+            return self.start_drill(
+                DrillOptions(seed=seed, plan=guide.remaining, session_id=guide.session, placement=True)
+            )
+        plan = tuple(placement_ids((self.bank or self.questions_bank()).templates(), seed=seed))
+        session_id = self.new_session_id(PLACEMENT)
+        self.writer.submit(
+            self.store.mark_session, SessionMark(session_id, PLACEMENT, self.wall(), len(plan), plan=plan)
+        )
+        return self.start_drill(DrillOptions(seed=seed, plan=plan, session_id=session_id, placement=True))
+
+    def placement_done(self, session: DrillSession) -> None:
+        """The placement's last planned question is answered: its mark is finished and the suggested path
+        shown (Home shows it from the history from now on)."""
+        from quizzer.session.progress import PLACEMENT
+        from quizzer.session.records import SessionMark
+
+        mark = SessionMark(
+            session.session_id, PLACEMENT, self.wall(), len(session.plan), finished=self.wall()
+        )
+        self.writer.submit(self.store.mark_session, mark)  # an upsert: only `finished` changes
+        self.suggested_path = list(self.read_guide().path)
+        self.notify(
+            f"Placement done. Suggested path, weakest first: {' → '.join(self.suggested_path)}. "
+            "The drill goes on; q goes back to Home.",
+            title="Start here",
+            timeout=30,
+            markup=False,
+        )
+
+    def start_cram(self, options: CramOptions | None = None) -> AwaitMount | None:
+        """Cram: a drill over the weakest templates (recent results and FSRS recall), weakest first; it
+        records its attempts (mode "cram") and never changes a study card."""
+        options = options or CramOptions()
+        weakest = self.cram_ids(options)
+        if not weakest:
+            where = f" in {options.topic}" if options.topic else ""
+            self.notify(
+                f"Nothing to cram yet{where}: cram goes over templates you have answered or studied. "
+                "Drill (d) or study (s) first.",
+                severity="information",
+                markup=False,
+            )
+            return None
+        return self.start_drill(
+            DrillOptions(
+                seed=options.seed, order="weakest", plan=tuple(weakest), only=tuple(weakest), mode="cram"
+            )
+        )
+
+    def start_mock(self, options: MockOptions | None = None) -> AwaitMount | None:
+        """Open a mock's start screen (its clock starts when the set is confirmed; a draw that cannot fit
+        says why there); a plain MockOptions with a seed opens the mock at once (tests), or returns None
+        with a notice if no template matches."""
+        from quizzer.session.picking import fit_instances, pick_instances
+        from quizzer.tui.screens.mock_start import MockStart, MockStartScreen
+
+        options = options or MockOptions(self.settings.mock_count, self.settings.mock_minutes)
+        seed = self.new_seed() if options.seed is None else options.seed
+        if options.seed is not None and not isinstance(options, MockStart):
+            try:
+                instances = pick_instances(
+                    self.questions_bank(), count=options.count, seed=seed, topic=options.topic
+                )
+            except ValueError:
+                self.notify("No template matches these filters.", severity="warning")
+                return None
+            return self.open_mock(instances, options.minutes)
+        given = options.instances if isinstance(options, MockStart) else ()
+        save_set = options.save_set if isinstance(options, MockStart) else None
+        bank, topic = self.questions_bank(), options.topic
+
+        def draw(count: int, minutes: float) -> list[Instance]:
+            if given:
+                return list(given)
+            return fit_instances(bank, count=count, minutes=minutes, seed=seed, topic=topic)
+
+        def confirmed(plan: MockPlan | None) -> None:
+            if plan is None:
+                self._left()
+                return
+            if save_set is not None:
+                self.save_mock_set(save_set, plan)
+            self.open_mock(list(plan.instances), plan.minutes)
+
+        count = len(given) if given else options.count
+        screen = MockStartScreen(draw, count=count, minutes=options.minutes, topic=topic, fixed=bool(given))
+        return self.push_screen(screen, callback=confirmed)
+
+    def save_mock_set(self, path: str, plan: MockPlan) -> None:
+        """Write the set's ``id#seed`` list to ``path`` (a failure is a notification; the mock still runs)."""
+        from quizzer.session.picking import format_set
+
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(format_set(plan.instances, plan.minutes))
+        except OSError as exc:
+            self.notify(
+                f"{path}: {exc.strerror or exc}", title="Set not saved", severity="error", markup=False
+            )
+            return
+        self.notify(f"The set is saved in {path}.", title="Mock set", markup=False)
+
+    def open_mock(self, instances: list[Instance], minutes: float) -> AwaitMount:
+        """Start the clock: a MockExam over ``instances`` for ``minutes``, on its screen."""
+        from quizzer.session.chain import template_lookup
+        from quizzer.session.mock import MockExam
+        from quizzer.tui.screens.mock import MockScreen
+
+        exam = MockExam(
+            instances,
+            total_seconds=minutes * 60,
+            clock=self.clock,
+            wall=self.wall,
+            session_id=self.new_session_id("mock"),
+            on_attempt=self.record,
+            on_mark=lambda mark: self.writer.submit(self.store.mark_session, mark),
+            templates=template_lookup(self.questions_bank()),
+        )
+        return self.open(MockScreen(exam))
+
+    def start_study(self, options: StudyOptions | None = None) -> AwaitMount:
+        """Open a spaced-repetition study session over the templates (a topic's, if given)."""
+        from quizzer.tui.screens.study import StudyScreen
+
+        return self.open(
+            StudyScreen(self.study_session(options or StudyOptions(new_per_day=self.new_per_day)))
+        )
+
+    def study_session(self, options: StudyOptions) -> StudySession:
+        """A StudySession over the history's cards (what Home counts as due and new), scheduled at the
+        settings' desired retention."""
+        from quizzer.session.queue import new_left_today
+        from quizzer.session.srs import Scheduler
+        from quizzer.session.study import StudySession
+
+        bank = self.questions_bank()
+        template_ids = bank.matching_ids(topic=options.topic)
+        self.writer.drain()  # the cards written so far are read back
+        cards = {c.template_id: c for c in self.store.cards()}
+        limit = new_left_today(cards.values(), local_midnight(self.wall()), options.new_per_day)
+        return StudySession(
+            bank,
+            cards,
+            template_ids=template_ids,
+            seed=self.new_seed() if options.seed is None else options.seed,
+            clock=self.clock,
+            wall=self.wall,
+            new_per_day=limit,
+            new_today=0,
+            scheduler=Scheduler(desired_retention=self.settings.desired_retention),
+            session_id=self.new_session_id("study"),
+            on_attempt=self.record,
+            on_review=self.put_card,
+            on_remove=self.remove_card,
+            leech_lapses=self.settings.leech_lapses,
+        )

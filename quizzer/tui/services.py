@@ -1,0 +1,287 @@
+"""The app's services: the bank, the history and its writer, the settings, clocks and seeds."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from textual import on, work
+from textual.app import App
+from textual.reactive import var
+from textual.worker import Worker, WorkerState
+
+from quizzer.bank.errors import TemplateError
+from quizzer.bank.loader import Bank, load_bank
+from quizzer.config import ConfigError, Settings, check_keymap, check_theme, save_setting
+from quizzer.session.records import Attempt, CardState
+from quizzer.tui.clock import local_midnight, utc_offset_seconds
+from quizzer.tui.options import CramOptions, DrillOptions, MockOptions, StudyOptions
+from quizzer.tui.writer import HistoryWriter
+
+if TYPE_CHECKING:
+    from quizzer.bank.render import Instance
+    from quizzer.session.past_mocks import RebuiltReport
+    from quizzer.session.progress import Guide, TopicProgress
+    from quizzer.session.queue import StudyStatus
+    from quizzer.session.stats import Stats
+    from quizzer.store.history import HistoryStore
+
+#: How long a history fault stays on screen: until it is dismissed (a click) or resolved, in practice.
+HISTORY_FAULT_SECONDS = 24 * 3600
+
+
+class AppServices(App[None]):
+    """What every screen and mode of the app uses: the bank, the history (written off the UI thread), the
+    settings, the clocks and fresh seeds; and the history reads the screens show."""
+
+    #: config.toml, where the theme picked in the palette is saved; None: it is not saved (tests).
+    config_path: str | None = None
+
+    #: The topics a finished placement drill suggests, weakest first (Home shows them); None before one.
+    suggested_path: list[str] | None = None
+
+    bank: var[Bank | None] = var(None, init=False)
+    """The whole bank, validated in a worker: what Home, Browse and the palette list. None until then."""
+
+    def __init__(
+        self,
+        question_paths: list[str],
+        *,
+        drill: DrillOptions | None = None,
+        mock: MockOptions | None = None,
+        study: StudyOptions | None = None,
+        cram: CramOptions | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] | None = None,
+        bank: Bank | None = None,
+        store: HistoryStore | None = None,
+        settings: Settings | None = None,
+        config_path: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.question_paths = question_paths
+        self._start: DrillOptions | MockOptions | StudyOptions | CramOptions | None = (
+            drill or mock or study or cram
+        )
+        self.clock = clock
+        #: Seconds since the epoch: stamps attempts and schedules reviews (never used to time a mock).
+        self.wall = wall
+        if store is None:
+            from quizzer.store.history import HistoryStore
+
+            store = HistoryStore.memory()
+        #: Where every attempt and card goes (through the writer thread, in order).
+        self.store: HistoryStore = store
+        self.writer = HistoryWriter(on_error=self._write_failed)
+        #: The user's defaults (config.toml): the mock's size, the daily limit of new templates.
+        self.settings = settings or Settings()
+        self._apply_settings(config_path)
+        #: The daily limit of new templates in a study session (Home's Study button uses it too).
+        self.new_per_day = study.new_per_day if study is not None else self.settings.new_per_day
+        self._given_bank = bank
+        #: The bank sessions draw from on the UI thread. It validates a template when a drill first draws it,
+        #: so a drill starts before the worker is done; the worker never touches it (Bank is not locked).
+        self._drill_bank: Bank | None = bank
+        self._seed_source = seed_source or (lambda: int.from_bytes(os.urandom(3), "big"))
+
+    # --- settings (config.toml) ----------------------------------------------------------------------
+
+    def _apply_settings(self, config_path: str | None) -> None:
+        """The theme and [keymap] of the settings; ConfigError for a theme or binding id that does not exist
+        (raised before the app runs: the command line prints it in one line, as for any config error)."""
+        where, theme, keymap = config_path or "config.toml", self.settings.theme, self.settings.keymap
+        check_theme(where, theme, self.available_themes)
+        if keymap:  # the screens' bindings are imported only for a keymap (a drill's start spares Home's)
+            from quizzer.tui.screens.help import binding_ids
+
+            check_keymap(where, keymap, binding_ids(self.BINDINGS))
+            self.set_keymap(dict(keymap))
+        if theme is not None:
+            self.theme = theme
+        self.config_path = config_path  # after the theme is set: setting it saves nothing
+
+    def watch_theme(self, theme: str) -> None:
+        """Save a theme picked in the palette to config.toml; a failure is one notification, the file kept."""
+        if self.config_path is None:
+            return
+        try:
+            save_setting(self.config_path, "theme", theme)
+        except ConfigError as exc:
+            self.notify(str(exc), title="Settings not saved", severity="error", markup=False)
+
+    # --- start and services ---------------------------------------------------------------------------
+
+    def on_unmount(self) -> None:
+        self.writer.close()  # every attempt is in the store before the command closes it
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="bank")
+    def load_bank(self) -> Bank:
+        """Parse and validate every template off the UI thread (a bank of its own: Bank is not locked)."""
+        bank = load_bank(self.question_paths)
+        bank.templates()
+        return bank
+
+    @on(Worker.StateChanged)
+    def bank_worker(self, event: Worker.StateChanged) -> None:
+        """The bank worker's end: its bank, or, if it failed, an empty bank that names the failure."""
+        if event.worker.group != "bank":
+            return
+        if event.state == WorkerState.SUCCESS and isinstance(event.worker.result, Bank):
+            self.bank = event.worker.result
+        elif event.state == WorkerState.ERROR:
+            failed = Bank()
+            failed.file_problems.append(
+                TemplateError(
+                    ", ".join(self.question_paths), None, None, f"could not be loaded: {event.worker.error!r}"
+                )
+            )
+            self.bank = failed
+
+    def record(self, attempt: Attempt) -> None:
+        """Commit an attempt to the history, off the UI thread (in the order they come)."""
+        self.writer.submit(self.store.record, attempt)
+
+    def put_card(self, state: CardState) -> None:
+        """Commit a study card, off the UI thread."""
+        self.writer.submit(self.store.put_card, state)
+
+    def remove_card(self, template_id: str) -> None:
+        """Drop a study card (an undone first review), off the UI thread."""
+        self.writer.submit(self.store.remove_card, template_id)
+
+    def _write_failed(self, exc: BaseException) -> None:
+        self.call_from_thread(
+            self.notify, f"A history write failed: {exc!r}", title="History", severity="error", markup=False
+        )
+
+    def history_notice(self, severity: str, message: str) -> None:
+        """Say at once what happened to the history; a fault stays on screen until dismissed (thread-safe)."""
+        timeout = 10 if severity == "information" else HISTORY_FAULT_SECONDS
+        self.notify(message, title="History", severity=severity, timeout=timeout, markup=False)  # type: ignore[arg-type]  # the store's severities are Textual's three
+
+    def new_seed(self) -> int:
+        return self._seed_source()
+
+    def new_session_id(self, mode: str) -> str:
+        """A fresh id for a drill, mock or study session (attempts are grouped by it)."""
+        return f"{mode}-{os.urandom(6).hex()}"
+
+    def questions_bank(self) -> Bank:
+        """The bank sessions draw from on the UI thread (files parsed, templates validated, as drawn)."""
+        if self._drill_bank is None:
+            self._drill_bank = load_bank(self.question_paths)  # reads the files' ids; parses nothing yet
+        return self._drill_bank
+
+    def study_status(self) -> StudyStatus:
+        """What Home says of study (reads the history: called from Home's worker)."""
+        from quizzer.session.queue import study_status
+
+        now = self.wall()
+        return study_status(
+            self.store.cards(),
+            self.questions_bank().scanned_ids(),
+            now=now,
+            midnight=local_midnight(now),
+            new_per_day=self.new_per_day,
+            attempts=self.store.count(),
+        )
+
+    def read_progress(self, bank: Bank) -> list[TopicProgress]:
+        """Each topic's accuracy and mastery over ``bank`` (reads the history: called from Home's worker)."""
+        from quizzer.session.progress import topic_progress
+
+        self.writer.drain()  # what was just answered is in
+        return topic_progress(self.store.attempts(), {t.id: t.topic for t in bank.templates()})
+
+    def read_stats(self) -> Stats:
+        """The Stats screen's figures, its leeches and past mocks (reads the history: from its worker)."""
+        from quizzer.session.leeches import leeches
+        from quizzer.session.past_mocks import past_mocks
+        from quizzer.session.stats import compute_stats, difficulties, titles
+
+        self.writer.drain()  # what was just answered is in
+        now = self.wall()
+        attempts, sessions = self.store.attempts(), self.store.sessions()
+        suspended = [c for c in self.store.cards() if c.suspended is not None]
+        bank = load_bank(self.question_paths)
+        title_of = titles(bank, (c.template_id for c in suspended))
+        return compute_stats(
+            attempts,
+            now=now,
+            utc_offset_seconds=utc_offset_seconds(now),
+            sessions=sessions,
+            difficulty_of=difficulties(bank, (a.template_id for a in attempts)),
+        ).replace(
+            leeches=tuple(leeches(suspended, lambda t: title_of.get(t, t))),
+            mocks=tuple(past_mocks(attempts, sessions)),
+        )
+
+    def read_guide(self) -> Guide:
+        """Where the guided start stands (reads the history: called from Home's worker)."""
+        from quizzer.session.progress import placement_guide
+
+        self.writer.drain()
+        bank = self.questions_bank()
+        sessions = self.store.sessions()
+        guide = placement_guide(sessions, (), {})
+        if guide.session is None:
+            return guide
+        topics: dict[str, str] = {}
+        for template_id in guide.plan:
+            raw = bank.peek(template_id)
+            if raw is not None and isinstance(topic := raw.get("topic"), str):
+                topics[template_id] = topic
+        return placement_guide(sessions, self.store.attempts(), topics)
+
+    def past_mock_report(self, session: str) -> RebuiltReport:
+        """The report of the past mock ``session``, rebuilt from the history (see ``rebuild_report``)."""
+        from quizzer.session.chain import template_lookup
+        from quizzer.session.past_mocks import rebuild_report
+
+        self.writer.drain()
+        bank = self.questions_bank()
+        mine = [a for a in self.store.attempts(mode="mock") if a.session == session]
+        marks = [m for m in self.store.sessions() if m.session == session]
+
+        def generate(template_id: str, seed: int) -> Instance | None:
+            try:
+                return bank.generate(template_id, seed)
+            except (KeyError, TemplateError):
+                return None
+
+        return rebuild_report(
+            mine,
+            generate=generate,
+            template_of=template_lookup(bank),
+            minutes=marks[0].minutes if marks else None,
+        )
+
+    def return_to_study(self, template_ids: tuple[str, ...]) -> int:
+        """Return these leeches to study (their schedule kept); how many were suspended."""
+        from quizzer.session.leeches import returned_to_study
+
+        self.writer.drain()
+        cards = [c for c in self.store.cards() if c.template_id in template_ids and c.suspended is not None]
+        for card in cards:
+            self.put_card(returned_to_study(card))
+        return len(cards)
+
+    def cram_ids(self, options: CramOptions) -> list[str]:
+        """The weakest templates a cram session asks, weakest first (reads the history)."""
+        from quizzer.session.cram import weakest
+        from quizzer.session.progress import template_progress
+        from quizzer.session.srs import Scheduler
+
+        self.writer.drain()
+        now, scheduler = self.wall(), Scheduler(desired_retention=self.settings.desired_retention)
+        ranked = weakest(
+            self.questions_bank().matching_ids(topic=options.topic),
+            template_progress(self.store.attempts()),
+            {c.template_id: c for c in self.store.cards()},
+            lambda card: scheduler.retrievability(card, now),
+            options.count,
+        )
+        return [w.template_id for w in ranked]
