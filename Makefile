@@ -4,26 +4,53 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-slow check lint typecheck bench crosscheck readme-table screenshot reference clean
+.PHONY: run serve test test-slow test-browser check lint typecheck bench crosscheck readme-table screenshot reference clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# pip >= 25.1 reads [dependency-groups] (PEP 735); the stamp reinstalls when pyproject changes.
+# pip >= 25.1 reads [dependency-groups] (PEP 735); the stamp reinstalls when pyproject changes. The serve
+# extra comes too: tests/serve (in make test) drives `quizzer serve`.
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
-	$(BIN)/python -m pip install --quiet -e . --group dev
+	$(BIN)/python -m pip install --quiet -e ".[serve]" --group dev
 	touch $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/quizzer
 
+# The app in a browser at http://127.0.0.1:8000 (the stamp installs the serve extra); Ctrl+C stops it.
+# Options go in SERVE_ARGS, e.g. make serve SERVE_ARGS="--port 8001 --open".
+SERVE_ARGS ?=
+serve: $(STAMP)
+	$(BIN)/quizzer serve $(SERVE_ARGS)
+
 # CI=true selects the ci Hypothesis profile (tests/conftest.py). test-slow runs what test leaves out.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist worksteal -q -m "not slow" $(if $(CI),--hypothesis-profile=ci)
+	$(BIN)/python -m pytest -n auto --dist worksteal -q -m "not slow and not browser" $(if $(CI),--hypothesis-profile=ci)
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist worksteal -q -m slow $(if $(CI),--hypothesis-profile=ci)
+
+# The real-browser test (tests/browser): headless Chromium from Debian's packages, driven by selenium through
+# Debian's chromedriver; installs both with apt-get when missing (as root) and fails, saying why, if it cannot.
+# It never skips: no browser is a failure. It saves docs/browser.png, the README's picture.
+BROWSER_STAMP := $(VENV)/.browser-installed
+$(BROWSER_STAMP): pyproject.toml $(STAMP)
+	$(BIN)/python -m pip install --quiet --group browser
+	touch $(BROWSER_STAMP)
+
+test-browser: $(BROWSER_STAMP)
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+	  if [ "$$(id -u)" != 0 ]; then \
+	    echo "make test-browser: FAILED: /usr/bin/chromium or /usr/bin/chromedriver is missing, and installing" \
+	      "them needs root: apt-get install chromium chromium-driver"; exit 1; fi; \
+	  echo "make test-browser: installing chromium and chromium-driver with apt-get"; \
+	  apt-get update -qq || { echo "make test-browser: FAILED: apt-get update did not work"; exit 1; }; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null || { \
+	    echo "make test-browser: FAILED: apt-get could not install chromium and chromium-driver"; exit 1; }; \
+	fi
+	$(BIN)/python -m pytest -p no:xdist -q -m browser tests/browser
 
 # ruff (format, then lint), import-linter (the layer contracts in pyproject.toml), then mypy.
 lint: $(STAMP)

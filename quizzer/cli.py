@@ -197,6 +197,24 @@ def _config(p: Parser) -> None:
     )
 
 
+def _serve(p: Parser) -> None:
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default: 127.0.0.1, this machine only; any other prints a warning: "
+        "there is no login)",
+    )
+    p.add_argument("--port", type=int, default=8000, help="the port to listen on (default: 8000)")
+    p.add_argument("--open", action="store_true", help="open the app in the default browser")
+    p.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the address browsers reach the server at, e.g. http://my-laptop:8000 "
+        "(default: http://HOST:PORT; with --host 0.0.0.0 other machines need it)",
+    )
+    _db(p)
+
+
 #: verb -> (module in quizzer.commands with run(args, parser) -> int, help, takes --questions, arguments)
 VERBS: dict[str, tuple[str, str, bool, Callable[[Parser], None]]] = {
     "drill": ("tui", "open the app straight into a drill", True, _drill_db),
@@ -212,6 +230,7 @@ VERBS: dict[str, tuple[str, str, bool, Callable[[Parser], None]]] = {
     "stats": ("stats", "accuracy, mistakes, calendar and days in a row from your history", False, _stats),
     "export": ("export", "every recorded attempt as CSV or JSON", False, _export),
     "config": ("config", "the settings file: `quizzer config path` prints where it is", False, _config),
+    "serve": ("serve", "the app in a browser, one app per tab (needs the serve extra)", True, _serve),
 }
 
 
@@ -253,7 +272,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser(argv[0] if argv and argv[0] in VERBS else None)
     args = parser.parse_args(argv)
     if args.verb is None:
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        # textual-serve runs the app on pipes, TEXTUAL_DRIVER naming Textual's web driver: no terminal needed
+        if not (sys.stdin.isatty() and sys.stdout.isatty()) and not os.environ.get("TEXTUAL_DRIVER"):
             parser.print_help()  # not a terminal: the app cannot run, so say what can
             return 0
         args.verb, args.questions = "tui", []

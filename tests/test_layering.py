@@ -129,3 +129,24 @@ def test_core_imports_only_the_standard_library_at_run_time() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert proc.stdout.strip() == "[]"
+
+
+def test_serve_imports_textual_serve_but_never_textual_itself() -> None:
+    """`quizzer serve` runs each tab's app in a process of its own: the server loads textual-serve (which
+    brings rich and aiohttp), not textual, the store or fsrs. A bad port returns before it listens."""
+    imports = (
+        "import contextlib, io\n"
+        "from quizzer.cli import main\n"
+        "with contextlib.redirect_stderr(io.StringIO()):\n"
+        "    assert main(['serve', '--port', '0']) == 2\n"
+        "import textual_serve.server"
+    )
+    forbidden = {"textual", "torch", "transformers", "sqlite3", "fsrs"}
+    proc = subprocess.run(
+        [sys.executable, "-c", CHECK.format(imports=imports, forbidden=sorted(forbidden))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert proc.stdout.strip().splitlines()[-1] == "LOADED:"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -60,3 +61,25 @@ def row_attempt(row: dict[str, Any]) -> Attempt:
     if unknown:
         raise ValueError(f"unknown field {unknown[0]!r}")
     return Attempt(**fields)
+
+
+def to_json(attempts: list[Attempt]) -> str:
+    """Every attempt as a JSON list of attempt_row objects (``quizzer export --format json``)."""
+    return json.dumps([attempt_row(a) for a in attempts], indent=2)
+
+
+def to_csv(attempts: list[Attempt]) -> str:
+    """A header row, then one row per attempt; variables (and carried answers) as JSON, None as empty."""
+    import csv  # here: only an export needs it
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for a in attempts:
+        row = attempt_row(a)
+        row["variables"] = json.dumps(row["variables"])
+        if row["carried"] is not None:
+            row["carried"] = json.dumps(row["carried"])
+        writer.writerow(row.values())
+    return out.getvalue()

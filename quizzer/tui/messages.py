@@ -45,6 +45,18 @@ class ReturnToStudy(Message):
         self.template_ids = template_ids
 
 
+class DeliverFile(Message):
+    """Hand a file to the user: saved to their downloads folder in a terminal, a download in a browser."""
+
+    def __init__(self, text: str, filename: str, what: str, mime_type: str = "text/plain") -> None:
+        super().__init__()
+        self.text, self.filename, self.what, self.mime_type = text, filename, what, mime_type
+
+
+class ExportHistory(Message):
+    """Hand the user every attempt of the history as CSV (a DeliverFile of ``quizzer export``'s CSV)."""
+
+
 class OpenReport(Message):
     """A mock has finished: show its report in its place."""
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import App
+from textual.events import DeliveryComplete, DeliveryFailed
 from textual.reactive import var
 from textual.worker import Worker, WorkerState
 
@@ -17,6 +18,7 @@ from quizzer.bank.loader import Bank, load_bank
 from quizzer.config import ConfigError, Settings, check_keymap, check_theme, save_setting
 from quizzer.session.records import Attempt, CardState
 from quizzer.tui.clock import local_midnight, utc_offset_seconds
+from quizzer.tui.messages import DeliverFile, ExportHistory
 from quizzer.tui.options import CramOptions, DrillOptions, MockOptions, StudyOptions
 from quizzer.tui.writer import HistoryWriter
 
@@ -41,6 +43,9 @@ class AppServices(App[None]):
 
     #: The topics a finished placement drill suggests, weakest first (Home shows them); None before one.
     suggested_path: list[str] | None = None
+
+    #: Where delivered files go in a terminal (None: the user's downloads folder, Textual's default).
+    save_directory: str | None = None
 
     bank: var[Bank | None] = var(None, init=False)
     """The whole bank, validated in a worker: what Home, Browse and the palette list. None until then."""
@@ -285,3 +290,43 @@ class AppServices(App[None]):
             options.count,
         )
         return [w.template_id for w in ranked]
+
+    # --- files handed to the user (export, a mock's set) ------------------------------------------------
+
+    @on(DeliverFile)
+    def deliver_file(self, event: DeliverFile) -> None:
+        """Save the file to the downloads folder (a terminal) or start a browser download (served): Textual's
+        deliver_text does the one that applies; DeliveryComplete or DeliveryFailed says how it went."""
+        event.stop()
+        import io
+
+        self.deliver_text(
+            io.StringIO(event.text),
+            save_directory=self.save_directory,
+            save_filename=event.filename,
+            mime_type=event.mime_type,
+            name=event.what,
+        )
+
+    @on(ExportHistory)
+    def export_history(self, event: ExportHistory) -> None:
+        """Every attempt as CSV, as `quizzer export --format csv` writes it, handed to the user."""
+        event.stop()
+        from quizzer.store.rows import to_csv
+
+        self.writer.drain()
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.wall()))
+        csv_text = to_csv(self.store.attempts())
+        self.post_message(DeliverFile(csv_text, f"quizzer-history-{stamp}.csv", "history", "text/csv"))
+
+    def on_delivery_complete(self, event: DeliveryComplete) -> None:
+        where = f"saved to {event.path}" if event.path is not None else "sent to your browser as a download"
+        self.notify(f"The {event.name or 'file'} is {where}.", title="Saved", markup=False)
+
+    def on_delivery_failed(self, event: DeliveryFailed) -> None:
+        self.notify(
+            f"The {event.name or 'file'} could not be saved: {event.exception}",
+            title="Not saved",
+            severity="error",
+            markup=False,
+        )

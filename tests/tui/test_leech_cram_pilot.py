@@ -247,7 +247,8 @@ async def test_study_says_when_a_template_becomes_a_leech_and_stops_asking_it() 
         await pilot.press("escape", "n")
         await settled(app, pilot)
         [note] = [n for n in app._notifications if n.title == "Leech"]
-        assert note.message.startswith(f"{screen.session.title(studied)} failed 1 time in study: it is a leech")
+        title = screen.session.title(studied)
+        assert note.message.startswith(f"{title} failed 1 time in study: it is a leech")
         card = store.card(studied)
         assert card is not None
         assert (card.lapses, card.suspended) == (1, WALL)

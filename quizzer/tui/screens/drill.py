@@ -15,7 +15,7 @@ from quizzer.session.drill import DrillSession
 from quizzer.tui.widgets.lines import dim, instance_label, line
 from quizzer.tui.widgets.question_panel import QuestionPanel
 
-FEEDBACK_HINT = dim("↑↓ scroll · n next · r again · h hint · ? help · q back")
+FEEDBACK_HINT = dim("↑↓ scroll · n next · r again · o references · ? help · q back")
 
 
 class DrillScreen(Screen[None]):
@@ -26,6 +26,7 @@ class DrillScreen(Screen[None]):
         Binding("r", "repeat", "Again", id="drill-repeat"),
         Binding("h", "hint", "Hint", id="drill-hint"),
         Binding("s", "skip", "Skip", id="drill-skip"),
+        Binding("o", "open_references", "References", id="drill-references"),
         Binding("slash", "answer", "Answer", show=False, id="drill-answer"),
         Binding("question_mark", "app.help", "Help", id="drill-help"),
         Binding("q", "back", "Back", id="drill-back"),
@@ -102,6 +103,20 @@ class DrillScreen(Screen[None]):
             self.notify("Every hint is shown; the next step is the answer.")
             return
         self.panel.show_hints()
+
+    def action_open_references(self) -> None:
+        """Open the template's references in the browser (the user's own, when the app is served), once the
+        answer is shown: they are part of the explanation."""
+        references = self.session.instance.references
+        if not self.session.done:
+            self.notify("The references come with the answer: answer or skip (s) first.")
+        elif not references:
+            self.notify("This template lists no references.")
+        else:
+            for _, url in references:
+                self.app.open_url(url)
+            n = len(references)
+            self.notify(f"Opened {n} reference{'s' if n != 1 else ''} in the browser.", markup=False)
 
     def action_answer(self) -> None:
         if not self.session.done:

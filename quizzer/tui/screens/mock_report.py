@@ -13,7 +13,7 @@ from textual.widgets import Footer, Header, Static
 
 from quizzer.session.mock import MockReport, MockResult
 from quizzer.tui.clock import clock_text
-from quizzer.tui.messages import StartMode
+from quizzer.tui.messages import DeliverFile, StartMode
 from quizzer.tui.widgets.cached import CachedRenderable
 from quizzer.tui.widgets.lines import VERDICT_WORDS, md_escape
 from quizzer.tui.widgets.teaching import outcome_markdown, teaching_markdown
@@ -88,6 +88,7 @@ class MockReportScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("m", "again", "Another mock", id="report-again"),
+        Binding("s", "save_set", "Save the set", id="report-save-set"),
         Binding("q", "back", "Back", id="report-back"),
         Binding("escape", "back", "Back", show=False, id="report-escape"),
     ]
@@ -110,6 +111,21 @@ class MockReportScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#report-body").focus()
+
+    def action_save_set(self) -> None:
+        """The mock's ``ID#SEED`` list (what `quizzer mock --set-file` replays), handed to the user."""
+        import time
+
+        from quizzer.session.picking import format_set
+
+        instances = [r.instance for r in self.report.results]
+        minutes = (
+            self.report.total_seconds / 60 if self.report.total_seconds else sum(i.minutes for i in instances)
+        )
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        self.post_message(
+            DeliverFile(format_set(instances, minutes), f"quizzer-mock-{stamp}.txt", "mock set")
+        )
 
     def action_again(self) -> None:
         self.dismiss()

@@ -19,7 +19,7 @@ from textual.widgets import Footer, Header, Static
 from quizzer.session.past_mocks import PastMock
 from quizzer.session.stats import DayStats, Stats, heatmap_grid
 from quizzer.tui.clock import clock_text
-from quizzer.tui.messages import OpenScreen, ReturnToStudy, StartMode
+from quizzer.tui.messages import ExportHistory, OpenScreen, ReturnToStudy, StartMode
 
 
 def _s(n: int) -> str:
@@ -224,6 +224,7 @@ class StatsScreen(Screen[None]):
         Binding("l", "drill_leeches", "Drill leeches", id="stats-drill-leeches"),
         Binding("u", "return_leeches", "Leeches to study", id="stats-return-leeches"),
         Binding("p", "past_mocks", "Past mocks", id="stats-past-mocks"),
+        Binding("x", "export", "Export CSV", id="stats-export"),
         Binding("q", "back", "Back", id="stats-back"),
         Binding("escape", "back", "Back", show=False, id="stats-escape"),
     ]
@@ -268,6 +269,8 @@ class StatsScreen(Screen[None]):
             return self.stats is not None and bool(self.stats.leeches)
         if action == "past_mocks":
             return self.stats is not None and bool(self.stats.mocks)
+        if action == "export":
+            return self.stats is not None and self.stats.attempts + self.stats.skipped > 0
         return True
 
     def action_drill_leeches(self) -> None:
@@ -279,6 +282,10 @@ class StatsScreen(Screen[None]):
     def action_return_leeches(self) -> None:
         if self.stats is not None and self.stats.leeches:
             self.post_message(ReturnToStudy(tuple(x.template_id for x in self.stats.leeches)))
+
+    def action_export(self) -> None:
+        """Every attempt as CSV: to the downloads folder, or a download when served in a browser."""
+        self.post_message(ExportHistory())
 
     def action_past_mocks(self) -> None:
         if self.stats is not None and self.stats.mocks:
