@@ -393,22 +393,21 @@ def _difficulty_key(item: tuple[str, Any]) -> tuple[int, str]:
 def difficulties(bank: Any, template_ids: Iterable[str]) -> dict[str, str]:
     """Template id -> difficulty as written in the bank, for the ids it knows (``bank.peek``: only the
     files of those templates are parsed, nothing validated): the ``difficulty_of`` of compute_stats."""
-    out: dict[str, str] = {}
-    for template_id in set(template_ids):
-        raw = bank.peek(template_id)
-        if raw is not None and isinstance(difficulty := raw.get("difficulty"), str):
-            out[template_id] = difficulty
-    return out
+    return _written(bank, template_ids, "difficulty")
 
 
 def titles(bank: Any, template_ids: Iterable[str]) -> dict[str, str]:
-    """Template id -> title as written in the bank, for the ids it knows (``bank.peek``, as
-    ``difficulties``): what Stats names leeches by."""
+    """Template id -> title as written in the bank, for the ids it knows (as ``difficulties``): what
+    Stats names leeches by."""
+    return _written(bank, template_ids, "title")
+
+
+def _written(bank: Any, template_ids: Iterable[str], field: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for template_id in set(template_ids):
         raw = bank.peek(template_id)
-        if raw is not None and isinstance(title := raw.get("title"), str):
-            out[template_id] = title
+        if raw is not None and isinstance(value := raw.get(field), str):
+            out[template_id] = value
     return out
 
 

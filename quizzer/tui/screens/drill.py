@@ -57,6 +57,7 @@ class DrillScreen(Screen[None]):
     def show_question(self) -> None:
         self.panel.show(self.session.turn)
         self.update_side()
+        self.refresh_bindings()
 
     def update_side(self) -> None:
         s = self.session
@@ -71,9 +72,19 @@ class DrillScreen(Screen[None]):
     def on_resize(self, event: Resize) -> None:
         self.update_side()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers what applies: hint and skip while the question is open, the references once its
+        answer is shown (and only when the template lists some)."""
+        if action in ("hint", "skip"):
+            return not self.session.done
+        if action == "open_references":
+            return self.session.done and bool(self.session.instance.references)
+        return True
+
     @on(QuestionPanel.Graded)
     def graded(self, event: QuestionPanel.Graded) -> None:
         self.update_side()
+        self.refresh_bindings()
         self.panel.set_reading(FEEDBACK_HINT if self.session.done else self.panel.idle_reading())
 
     # --- actions ---------------------------------------------------------------------------------------
@@ -95,6 +106,7 @@ class DrillScreen(Screen[None]):
         self.panel.after_part(None)
         self.panel.set_reading(FEEDBACK_HINT if self.session.done else self.panel.idle_reading())
         self.update_side()
+        self.refresh_bindings()
 
     def action_hint(self) -> None:
         if self.session.done:

@@ -80,6 +80,14 @@ def heatmap_table(cells: tuple[DayStats, ...]) -> Table:
     return table
 
 
+def titled_table(title: str, *columns: str) -> Table:
+    """A borderless table under a left-aligned title; a column name ending in ">" is right-aligned."""
+    table = Table(title=title, title_justify="left", box=None, padding=(0, 2))
+    for column in columns:
+        table.add_column(column.removesuffix(">"), justify="right" if column.endswith(">") else "left")
+    return table
+
+
 #: Past mocks Stats lists (p lists them all).
 MOCKS_SHOWN = 5
 
@@ -124,23 +132,12 @@ def stats_renderable(stats: Stats) -> RenderableType:
             Text(""),
         ]
     if stats.by_difficulty:
-        levels = Table(title="By difficulty", title_justify="left", box=None, padding=(0, 2))
-        for header, justify in (("difficulty", "left"), ("attempts", "right"), ("right", "right")):
-            levels.add_column(header, justify=justify)  # type: ignore[arg-type]  # as below
+        levels = titled_table("By difficulty", "difficulty", "attempts>", "right>")
         for level in stats.by_difficulty:
             skipped = f" ({level.skipped} skipped)" if level.skipped else ""
             levels.add_row(Text(level.difficulty), f"{level.attempts}{skipped}", f"{level.accuracy:.0%}")
         parts += [levels, Text("")]
-    topics = Table(
-        title="By topic (weakest first)", title_justify="left", expand=False, box=None, padding=(0, 2)
-    )
-    for header, justify in (
-        ("topic", "left"),
-        ("attempts", "right"),
-        ("right", "right"),
-        ("time / expected", "right"),
-    ):
-        topics.add_column(header, justify=justify)  # type: ignore[arg-type]  # rich wants a Literal; these are its values
+    topics = titled_table("By topic (weakest first)", "topic", "attempts>", "right>", "time / expected>")
     for t in stats.topics:
         topics.add_row(
             Text(t.topic),  # pack text: never read as markup
@@ -150,55 +147,26 @@ def stats_renderable(stats: Stats) -> RenderableType:
         )
     parts += [topics, Text("")]
     if stats.parts:
-        chains = Table(title="Chains, part by part", title_justify="left", box=None, padding=(0, 2))
-        for header, justify in (
-            ("part", "right"),
-            ("of topic", "left"),
-            ("attempts", "right"),
-            ("right", "right"),
-        ):
-            chains.add_column(header, justify=justify)  # type: ignore[arg-type]  # as above
+        chains = titled_table("Chains, part by part", "part>", "of topic", "attempts>", "right>")
         for p in stats.parts:
             skipped = f" ({p.skipped} skipped)" if p.skipped else ""
             chains.add_row(str(p.part), Text(p.topic), f"{p.attempts}{skipped}", f"{p.accuracy:.0%}")
         parts += [chains, Text("")]
     if stats.mistakes:
-        mistakes = Table(title="Mistakes made most often", title_justify="left", box=None, padding=(0, 2))
-        mistakes.add_column("mistake")
-        mistakes.add_column("times", justify="right")
-        mistakes.add_column("in")
+        mistakes = titled_table("Mistakes made most often", "mistake", "times>", "in")
         for m in stats.mistakes:
             shown = ", ".join(m.template_ids[:3]) + ("…" if len(m.template_ids) > 3 else "")
             mistakes.add_row(Text(m.title), str(m.count), Text(shown))
         parts += [mistakes, Text("")]
     if stats.leeches:
-        leech_table = Table(
-            title="Leeches, suspended from study",
-            title_justify="left",
-            box=None,
-            padding=(0, 2),
-        )
-        for header, justify in (("template", "left"), ("lapses", "right"), ("since", "left")):
-            leech_table.add_column(header, justify=justify)  # type: ignore[arg-type]  # as above
+        leech_table = titled_table("Leeches, suspended from study", "template", "lapses>", "since")
         for x in stats.leeches:
             leech_table.add_row(
                 Text(x.title), str(x.lapses), time.strftime("%d %b %Y", time.localtime(x.suspended))
             )
         parts += [leech_table, Text("  l drills them · u returns them to study", style="dim"), Text("")]
     if stats.mocks:
-        mocks = Table(
-            title="Past mocks, newest first",
-            title_justify="left",
-            box=None,
-            padding=(0, 2),
-        )
-        for header, justify in (
-            ("when", "left"),
-            ("right", "right"),
-            ("answered", "right"),
-            ("time", "right"),
-        ):
-            mocks.add_column(header, justify=justify)  # type: ignore[arg-type]  # as above
+        mocks = titled_table("Past mocks, newest first", "when", "right>", "answered>", "time>")
         for mock in stats.mocks[:MOCKS_SHOWN]:
             mocks.add_row(*mock_cells(mock))
         more = f"all {len(stats.mocks)}" if len(stats.mocks) > MOCKS_SHOWN else "them"
