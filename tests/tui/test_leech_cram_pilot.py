@@ -253,3 +253,42 @@ async def test_study_says_when_a_template_becomes_a_leech_and_stops_asking_it() 
         assert card is not None
         assert (card.lapses, card.suspended) == (1, WALL)
         assert screen.session.instance is None  # the only new template of the day, and now suspended
+
+
+async def test_undoing_a_chain_review_shows_every_part_again() -> None:
+    from quizzer.session.study import StudySession
+    from quizzer.tui.screens.study import StudyScreen
+
+    store = HistoryStore.memory()
+    app = real_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(app, pilot)
+        session = StudySession(
+            app.questions_bank(),
+            {},
+            template_ids=["walkthrough-gemma3-sliding"],
+            seed=3,
+            clock=app.clock,
+            wall=app.wall,
+            new_per_day=5,
+            new_today=0,
+        )
+        await app.open(StudyScreen(session))
+        await pilot.pause()
+        screen = app.screen
+        parts = session.instance.part_count
+        assert parts >= 3
+        for _ in range(parts):
+            await pilot.press("escape", "s")
+            await pilot.pause()
+        assert session.done
+        chain = screen.panel.query(".chain-verdict")
+        assert len(chain) == parts
+        await pilot.press("n")
+        await pilot.pause()
+        assert session.instance is None  # the only template, due again in a minute: nothing to study now
+        await pilot.press("u")
+        await pilot.pause()
+        assert session.done  # back, rated, to rate again
+        assert len(screen.panel.query(".chain-verdict")) == parts  # every part's outcome, not the last alone
+        assert len(screen.panel.query(".chain-prompt")) == parts - 1

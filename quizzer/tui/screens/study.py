@@ -151,8 +151,7 @@ class StudyScreen(Screen[None]):
             return
         turn = self.session.turn
         assert turn is not None
-        self.panel.show(turn)
-        self.panel.after_part(turn.verdict)
+        self.panel.show_done(turn)
         self.show_rated()
         self.refresh_bindings()
         self.notify("The last rating is undone: rate it again (1-4), then n.")

@@ -219,6 +219,16 @@ class QuestionPanel(Vertical):
                 return
         self.show_verdict(verdict)
 
+    def show_done(self, turn: Turn) -> None:
+        """Show a turn already answered (a study review undone): the question, each part's outcome in order
+        with the next part's prompt, then the verdict and worked explanation of the whole."""
+        self.show(turn)
+        if turn.chain:
+            for result in turn.results[:-1]:
+                self._mount_outcome(result)
+                self._ask(result.number + 1)
+        self.after_part(turn.verdict)
+
     def show_nothing(self, title: str, markdown: str, reading: Content) -> None:
         """An empty state: no question, a message, no answer box (study with nothing due)."""
         self.turn = self.instance = None
