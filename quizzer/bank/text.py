@@ -215,6 +215,20 @@ def display_scale(unit: str, display: str) -> int | float:
     return _SCALES[key]
 
 
+def _grouped(number: str) -> str:
+    """A plain number with thousands separators in its whole part ("6291456.5" -> "6,291,456.5"); one in
+    exponent notation, or of four digits or fewer, as it is.
+
+    >>> _grouped("6291456"), _grouped("-12345.25"), _grouped("1234"), _grouped("1.5e-7")
+    ('6,291,456', '-12,345.25', '1234', '1.5e-7')
+    """
+    whole, dot, fraction = number.partition(".")
+    digits = whole.lstrip("-")
+    if "e" in number or not digits.isdigit() or len(digits) <= 4:
+        return number
+    return f"{'-' if whole.startswith('-') else ''}{int(digits):,}{dot}{fraction}"
+
+
 def answer_display(value: int | float, unit: str, display: str | None, figures: int | None = None) -> str:
     """The answer for people, in the template's display unit when it names one (e.g. days, GiB, ms), to at
     least the ``figures`` the question needs (3 by default), so the answer shown grades right when typed.
@@ -227,11 +241,14 @@ def answer_display(value: int | float, unit: str, display: str | None, figures: 
     '18.95 GFLOPs'
     >>> answer_display(1_315_723_264, "params", None, figures=4)
     '1,315,723,264 params (1.316B)'
+    >>> answer_display(6_291_456 * 2**30, "bytes", "GiB"), answer_display(12_345.6e-3, "s", "ms", figures=6)
+    ('6,291,456 GiB', '12,345.6 ms')
     """
     digits = max(figures or 3, 3)
     keep = digits > 3  # "19.00": a precise question shows the figures it asks for
     if display:
-        return f"{format_sig(value / display_scale(unit, display), digits, keep_zeros=keep)} {display}"
+        shown = format_sig(value / display_scale(unit, display), digits, keep_zeros=keep)
+        return f"{_grouped(shown)} {display}"
     if unit in (Unit.PARAMS, Unit.TOKENS, Unit.PATCHES, Unit.COUNT) and isinstance(value, int):
         short = format_si(value, digits, keep_zeros=keep)
         words = "" if unit == Unit.COUNT else f" {unit}"
