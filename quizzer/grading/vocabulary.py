@@ -69,6 +69,8 @@ def tables() -> tuple[dict[str, Entry], dict[str, Entry]]:
     add("USD", 1, "$", "USD", "US$", "dollars", "dollar")
     add("ratio", Fraction(1, 100), "%", "percent", "pct")
     add("ratio", 1, "x", "X")
+    # arithmetic intensity, a ratio of FLOPs to bytes moved: "250 FLOPs/byte" means 250
+    add("FLOPs/byte", 1, "FLOPs/byte", "FLOP/byte", "FLOPs/B", "FLOP/B", "FLOPs/bytes", "FLOPs-per-byte")
     add("bits/param", 1, "bits/param", "bit/param", "bits/parameter", "bits/weight", "b/param", "bpw")
     add("bits/param", 1, "bits-per-param", "bits-per-parameter", "bits-per-weight")
     add("bytes/param", 1, "bytes/param", "B/param", "bytes/parameter", "bytes-per-param")
@@ -89,11 +91,13 @@ CONVERT: dict[tuple[str, str], tuple[Fraction, str | None]] = {
     ("bytes/param", "bits/param"): (Fraction(8), None),
     ("bits", "bits/param"): (Fraction(1), None),
     ("tokens", "patches"): (Fraction(1), "a ViT's patches are its tokens"),
+    ("FLOPs/byte", "ratio"): (Fraction(1), None),
 }
 READ_AS = {"params": "parameters", "count": "a count", "USD": "dollars", "s": "a time", "ratio": "a ratio"}
 READ_AS |= {"FLOP/s": "a compute rate (FLOP/s)", "bytes/s": "a bandwidth (bytes/s)"}
 READ_AS |= {"bits/s": "a bandwidth (bits/s)", "bits/param": "bits per parameter"}
 READ_AS |= {"bytes/param": "bytes per parameter", "tokens/s": "a throughput (tokens/s)"}
+READ_AS |= {"FLOPs/byte": "an arithmetic intensity (FLOPs per byte)"}
 ANSWER_IS = {
     "params": ("a number of parameters", "7B or 6.7e9 params"),
     "tokens": ("a number of tokens", "2T tokens"),
