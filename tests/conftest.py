@@ -48,3 +48,65 @@ def _private_history(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     folder = tmp_path_factory.mktemp("user")
     monkeypatch.setenv("QUIZZER_DB", str(folder / "history.sqlite3"))
     monkeypatch.setenv("QUIZZER_CONFIG", str(folder / "config.toml"))  # none: the defaults, not yours
+
+
+CROSSCHECK = REPO_ROOT / "tests" / "crosscheck"
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """tests/crosscheck only when named on the command line (`make crosscheck`): where torch and transformers
+    are installed, collecting it imports them (seconds per xdist worker) and running it takes minutes, so
+    `make test` and `make test-slow` leave it out; where they are not installed it would only be skipped."""
+    if collection_path != CROSSCHECK:
+        return None
+    named = [(config.invocation_params.dir / arg.split("::")[0]).resolve() for arg in config.args]
+    return not any(path == CROSSCHECK or CROSSCHECK in path.parents for path in named)
+
+
+#: Templates already parsed in this process, by (path, the table as written): see ``validated_once``.
+_PARSED: dict[tuple[str, str], Any] = {}
+
+
+@pytest.fixture
+def validated_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each fresh Bank parses a template table this process has parsed before to the same Template, so
+    the verbs that validate the whole bank (list, plain, check) do not redo the 116 built-in templates in
+    every CLI test. Exact: ``parse_template`` is a function of the table and its path only, and a Template
+    is immutable; the names check and all that follows run as always, and a table that fails is parsed
+    (and fails) again each time. The bank tests validate every template without it."""
+    from quizzer.bank import loader
+    from quizzer.bank.schema import parse_template
+    from tests.builtin_bank import builtin_bank
+
+    if not _PARSED:  # the built-in bank's templates, validated once per process and shared with the modules
+        bank = builtin_bank()
+        for template in bank.templates():
+            _PARSED[(template.path, repr(bank.peek(template.id)))] = template
+
+    def parse_once(raw: Any, path: str) -> Any:
+        key = (path, repr(raw))
+        if key not in _PARSED:
+            _PARSED[key] = parse_template(raw, path)
+        return _PARSED[key]
+
+    monkeypatch.setattr(loader, "parse_template", parse_once)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Fix the dev sample's day (tests/sampling.py) before xdist starts its workers, which inherit it: a run
+    across midnight still collects the same tests on every worker."""
+    from tests.sampling import sample_day
+
+    os.environ.setdefault("QUIZZER_TEST_DAY", str(sample_day()))
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """Which templates the dev run samples, and how to replay it."""
+    from tests.sampling import SHARE, full_run, sample_day
+
+    if full_run():
+        return "quizzer: ci profile, every per-template check on every template"
+    return (
+        f"quizzer: dev profile, the sampled per-template checks on 1 template in {SHARE} "
+        f"(day {sample_day()}; QUIZZER_TEST_DAY={sample_day()} replays it, CI=true runs them all)"
+    )

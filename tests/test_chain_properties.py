@@ -26,6 +26,7 @@ from quizzer.grading.carry import trivial
 from quizzer.grading.grade import is_within
 from quizzer.paths import questions_dir
 from quizzer.session.chain import Question, carried_answers, grade_part, part_of
+from tests.builtin_bank import builtin_bank
 from tests.test_question_bank import shown_forms, written
 
 #: Every chain five ways over arbitrary seeds (about a minute): in `make test-slow`, which CI runs; the
@@ -53,7 +54,8 @@ seeds = st.integers(min_value=0, max_value=2**32)
 
 @cache
 def banks() -> dict[str, Bank]:
-    return {name: load_bank([str(path)]) for name, path in SOURCES.items()}
+    """The built-in bank (tests/builtin_bank.py: loaded once per process) and the example chains."""
+    return {"questions": builtin_bank(), "chains": load_bank([str(SOURCES["chains"])])}
 
 
 def chain_keys() -> list[str]:

@@ -13,6 +13,11 @@ import pytest
 
 from quizzer.cli import main
 from quizzer.store.history import HistoryStore
+from tests.cli_run import run_cli
+
+#: The verbs run in this process (tests/cli_run.py), each template validated once per process; a few keep a
+#: real `python -m quizzer` for the entry point, exit codes and argparse's reading of "-72".
+pytestmark = pytest.mark.usefixtures("validated_once")
 
 CHAINS = Path(__file__).resolve().parent / "data" / "chains"
 PACK = ["--questions", str(CHAINS)]
@@ -308,7 +313,7 @@ def test_no_carry_template_is_never_consistent(capsys: pytest.CaptureFixture[str
     ],
 )
 def test_grade_part_errors_exit_2_with_one_line(args: list[str], message: str) -> None:
-    proc = run("grade", *args, *PACK)
+    proc = run_cli("grade", *args, *PACK)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert proc.stderr.count("\n") == 1, proc.stderr
     assert message in proc.stderr
@@ -329,7 +334,7 @@ def test_a_negative_answer_after_part_is_the_answer_not_an_option() -> None:
 def plain(tmp_path: Path, template_id: str, seed: int, stdin: str, count: int = 1) -> tuple[str, list[Any]]:
     """`quizzer plain` over ``count`` questions of ``template_id``; its output and the attempts recorded."""
     db = tmp_path / "history.sqlite3"
-    proc = run(
+    proc = run_cli(
         "plain", *PACK, "--template", template_id, "--seed", str(seed), "--count", str(count),
         "--db", str(db),
         stdin=stdin,
@@ -442,7 +447,7 @@ def test_plain_end_of_input_in_a_chain_keeps_what_was_graded(
 def test_plain_one_part_question_has_no_part_number(tmp_path: Path) -> None:
     db = tmp_path / "history.sqlite3"
     good = Path(__file__).resolve().parent / "data" / "good"
-    proc = run(
+    proc = run_cli(
         "plain", "--questions", str(good), "--template", "mini-product", "--seed", "1", "--count", "1",
         "--db", str(db), stdin="\n",
     )  # fmt: skip
@@ -463,7 +468,7 @@ def test_plain_one_part_question_has_no_part_number(tmp_path: Path) -> None:
     ],
 )
 def test_plain_template_errors_exit_2_with_one_line(args: list[str], message: str) -> None:
-    proc = run("plain", *PACK, *args, stdin="")
+    proc = run_cli("plain", *PACK, *args, stdin="")
     assert proc.returncode == 2
     assert message in proc.stderr
     assert proc.stderr.count("\n") == 1, proc.stderr

@@ -13,6 +13,11 @@ from typing import Any
 import pytest
 
 from quizzer.cli import main
+from tests.cli_run import run_cli
+
+#: The verbs that read the whole bank run in this process (tests/cli_run.py), each template validated once
+#: per process; the cheap ones below keep a real `python -m quizzer` for the entry point and exit codes.
+pytestmark = pytest.mark.usefixtures("validated_once")
 
 DATA = Path(__file__).resolve().parent / "data"
 EMBEDDING = [
@@ -148,7 +153,7 @@ def test_questions_packs_from_flag_and_environment(capsys: pytest.CaptureFixture
 
 def test_duplicate_id_in_a_pack_is_reported(tmp_path: Path) -> None:
     (tmp_path / "dup.toml").write_text((Path("questions") / "embeddings.toml").read_text(encoding="utf-8"))
-    proc = run("list", "--questions", str(tmp_path))
+    proc = run_cli("list", "--questions", str(tmp_path))
     assert proc.returncode == 0
     assert "already used by" in proc.stderr
     assert "dup.toml" in proc.stderr
@@ -168,7 +173,7 @@ def test_check_exit_codes() -> None:
 
 
 def test_plain_drill_over_a_pipe() -> None:
-    proc = run(
+    proc = run_cli(
         "plain",
         "--questions",
         str(DATA / "good"),
@@ -186,7 +191,7 @@ def test_plain_drill_over_a_pipe() -> None:
 
 
 def test_plain_stops_after_count() -> None:
-    proc = run(
+    proc = run_cli(
         "plain",
         "--questions",
         str(DATA / "good"),
@@ -204,8 +209,11 @@ def test_plain_stops_after_count() -> None:
 
 
 def test_plain_same_seed_same_questions() -> None:
+    """The same questions in another process: a real `python -m quizzer` (its own hash seed, so no set or dict
+    order of this process can make the two agree) against the same verb run here."""
     first = run("plain", "--seed", "11", "--count", "3", stdin="\n\n\n")
-    second = run("plain", "--seed", "11", "--count", "3", stdin="\n\n\n")
+    second = run_cli("plain", "--seed", "11", "--count", "3", stdin="\n\n\n")
+    assert first.returncode == second.returncode == 0, first.stderr
     assert first.stdout == second.stdout
 
 
@@ -235,8 +243,8 @@ FOUND_AT_GENERATION = [
 
 
 def test_list_beside_hostile_packs_names_each_bad_file_and_lists_the_rest() -> None:
-    alone = run("list", "--json")
-    proc = run("list", "--json", "--questions", str(HOSTILE))
+    alone = run_cli("list", "--json")
+    proc = run_cli("list", "--json", "--questions", str(HOSTILE))
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
     warnings = proc.stderr.strip().splitlines()
@@ -278,7 +286,7 @@ def test_plain_beside_packs_with_bad_templates_warns_and_drills(tmp_path: Path) 
     for name in FOUND_AT_LOAD:
         (tmp_path / f"{name}.toml").write_bytes((HOSTILE / f"{name}.toml").read_bytes())
     (tmp_path / "mini.toml").write_bytes((DATA / "good" / "mini.toml").read_bytes())
-    proc = run(
+    proc = run_cli(
         "plain",
         "--questions",
         str(tmp_path),
@@ -300,7 +308,7 @@ def test_plain_beside_packs_with_bad_templates_warns_and_drills(tmp_path: Path) 
 def test_plain_skips_a_template_whose_instance_cannot_be_made(tmp_path: Path) -> None:
     (tmp_path / "bad.toml").write_bytes((HOSTILE / "non_finite.toml").read_bytes())
     (tmp_path / "mini.toml").write_bytes((DATA / "good" / "mini.toml").read_bytes())
-    proc = run(
+    proc = run_cli(
         "plain",
         "--questions",
         str(tmp_path),
@@ -398,3 +406,14 @@ def test_check_runs_the_omission_lint_unless_told_not_to(capsys: pytest.CaptureF
     out = capsys.readouterr().out
     assert "leaving out '1.005' (a factor, set to 1) still grades correct at seed 0" in out
     assert out.endswith(": 2 problems\n")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["show", "embedding-table-params#1", "--no-such-flag"], ["show", "no-such-template"], ["--version"]],
+)
+def test_the_in_process_runner_sees_what_the_real_entry_point_does(args: list[str]) -> None:
+    """tests/cli_run.py against `python -m quizzer`: argparse's exit (2, or 0 for --version), a verb's error
+    and their output, the same."""
+    real, here = run(*args), run_cli(*args)
+    assert (here.returncode, here.stdout, here.stderr) == (real.returncode, real.stdout, real.stderr)

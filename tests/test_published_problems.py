@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from quizzer.bank.loader import Bank, load_bank
-from quizzer.paths import questions_dir
+from quizzer.bank.loader import Bank
 from quizzer.session.chain import part_of
+from tests.builtin_bank import builtin_bank
 
 PUBLISHED = Path(__file__).resolve().parent / "data" / "published"
 KEYS = {
@@ -33,7 +33,7 @@ KEYS = {
 
 @cache
 def bank() -> Bank:
-    return load_bank([questions_dir()])
+    return builtin_bank()  # one load per process, shared (tests/builtin_bank.py)
 
 
 def problems() -> list[dict[str, Any]]:

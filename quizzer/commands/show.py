@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from quizzer.bank.common_mistakes import common_mistakes
-from quizzer.bank.plaintext import markdown_to_text
-from quizzer.bank.render import Instance
-from quizzer.bank.values import PartInstance
 from quizzer.commands.common import find_template, open_bank, overrides, resolve, warn_instance
+
+if TYPE_CHECKING:
+    from quizzer.bank.render import Instance
+    from quizzer.bank.values import PartInstance
 
 #: Keys ``--no-answer`` leaves out of the JSON.
 ANSWER_KEYS = (
@@ -122,6 +122,13 @@ def question_only_json(instance: Instance) -> dict[str, Any]:
     return data
 
 
+def _plain(markdown: str) -> str:
+    """``markdown`` as plain text (``bank.plaintext`` is imported here: ``show --json`` never needs it)."""
+    from quizzer.bank.plaintext import markdown_to_text
+
+    return markdown_to_text(markdown)
+
+
 def question_text(instance: Instance) -> str:
     """The question part as plain text: header, prompt, conventions (the last one states the tolerance)."""
     parts_note = f" · {instance.part_count} parts" if instance.part_count > 1 else ""
@@ -129,9 +136,9 @@ def question_text(instance: Instance) -> str:
         f"{instance.title}  [{instance.id}]\n{instance.topic} · {instance.difficulty} · "
         f"{instance.kind} · ~{instance.minutes:g} min{parts_note}"
     )
-    parts = [header, markdown_to_text(instance.prompt.strip())]
+    parts = [header, _plain(instance.prompt.strip())]
     if instance.conventions:
-        parts.append("Conventions:\n" + "\n".join(f"- {markdown_to_text(c)}" for c in instance.conventions))
+        parts.append("Conventions:\n" + "\n".join(f"- {_plain(c)}" for c in instance.conventions))
     return "\n\n".join(parts)
 
 
@@ -140,16 +147,16 @@ def part_question_text(instance: Instance, part: PartInstance, *, masked: bool =
     hidden) and the convention stating its tolerance."""
     prompt = part.masked_prompt if masked else part.prompt
     return (
-        f"Part {part.number} of {instance.part_count}\n\n{markdown_to_text(prompt.strip())}\n\n"
-        f"Conventions:\n- {markdown_to_text(part.tolerance_text)}"
+        f"Part {part.number} of {instance.part_count}\n\n{_plain(prompt.strip())}\n\n"
+        f"Conventions:\n- {_plain(part.tolerance_text)}"
     )
 
 
 def part_answer_text(part: PartInstance) -> str:
     """The answer to one part as plain text: "Part 2: 72", its explanation and TL;DR (when it has one)."""
-    lines = [f"Part {part.number}: {part.display}", markdown_to_text(part.explanation.strip())]
+    lines = [f"Part {part.number}: {part.display}", _plain(part.explanation.strip())]
     if part.tldr.strip():
-        lines.append(f"TL;DR: {markdown_to_text(part.tldr.strip())}")
+        lines.append(f"TL;DR: {_plain(part.tldr.strip())}")
     return "\n\n".join(lines)
 
 
@@ -158,27 +165,22 @@ def answer_text(instance: Instance) -> str:
     explanation), memory aid, follow-ups, references."""
     parts = [
         f"Answer: {instance.display}",
-        "Worked explanation:\n" + markdown_to_text(instance.explanation.strip()),
-        f"TL;DR: {markdown_to_text(instance.tldr.strip())}",
+        "Worked explanation:\n" + _plain(instance.explanation.strip()),
+        f"TL;DR: {_plain(instance.tldr.strip())}",
     ]
     for part in instance.parts:
         parts.append(part_question_text(instance, part))
-        parts.append(
-            f"Answer: {part.display}\n\nWorked explanation:\n{markdown_to_text(part.explanation.strip())}"
-        )
+        parts.append(f"Answer: {part.display}\n\nWorked explanation:\n{_plain(part.explanation.strip())}")
         if part.tldr.strip():
-            parts.append(f"TL;DR: {markdown_to_text(part.tldr.strip())}")
+            parts.append(f"TL;DR: {_plain(part.tldr.strip())}")
     if instance.mistakes or any(p.mistakes for p in instance.parts):
         parts.append(common_mistakes_text(instance))
     if instance.memory_aid:
-        parts.append(f"Memory aid: {markdown_to_text(instance.memory_aid.strip())}")
+        parts.append(f"Memory aid: {_plain(instance.memory_aid.strip())}")
     if instance.follow_ups:
         parts.append(
             "Follow-ups:\n"
-            + "\n".join(
-                f"Q: {markdown_to_text(q.strip())}\nA: {markdown_to_text(a.strip())}"
-                for q, a in instance.follow_ups
-            )
+            + "\n".join(f"Q: {_plain(q.strip())}\nA: {_plain(a.strip())}" for q, a in instance.follow_ups)
         )
     if instance.references:
         parts.append("References:\n" + "\n".join(f"- {t}: {u}" for t, u in instance.references))
@@ -189,7 +191,7 @@ def common_mistakes_text(instance: Instance) -> str:
     """The "Common mistakes" section as plain text: each mistake's title and feedback, the numbers that
     would give an answer away hidden (``bank.common_mistakes``)."""
     rows = common_mistakes(instance)
-    return "Common mistakes:\n" + "\n".join(f"- {t}: {markdown_to_text(f.strip())}" for t, f in rows)
+    return "Common mistakes:\n" + "\n".join(f"- {t}: {_plain(f.strip())}" for t, f in rows)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -201,6 +203,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     instance = bank.generate(template_id, seed, overrides(args.set))
     warn_instance(instance)
     if args.json:
+        import json  # here: the text output never needs it
+
         data = question_only_json(instance) if args.no_answer else instance_json(instance)
         print(json.dumps(data, indent=2))
         return 0

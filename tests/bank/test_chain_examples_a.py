@@ -9,17 +9,17 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from quizzer.bank.loader import Bank, load_bank
+from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance
-from quizzer.paths import questions_dir
 from quizzer.session.chain import grade_part
+from tests.builtin_bank import builtin_bank
 
 GIB = 2**30
 
 
 @cache
 def bank() -> Bank:
-    return load_bank([questions_dir()])
+    return builtin_bank()  # one load per process, shared (tests/builtin_bank.py)
 
 
 def pose(template_id: str, seed: int = 1, **overrides: Any) -> Instance:

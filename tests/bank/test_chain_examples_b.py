@@ -11,10 +11,10 @@ import math
 from functools import cache
 from typing import Any
 
-from quizzer.bank.loader import Bank, load_bank
+from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance
-from quizzer.paths import questions_dir
 from quizzer.session.chain import grade_part
+from tests.builtin_bank import builtin_bank
 
 RIGHT = {"exact", "correct"}
 GIB = 2**30
@@ -22,7 +22,7 @@ GIB = 2**30
 
 @cache
 def bank() -> Bank:
-    return load_bank([questions_dir()])
+    return builtin_bank()  # one load per process, shared (tests/builtin_bank.py)
 
 
 def first(template_id: str, wanted: dict[str, Any], **overrides: object) -> Instance:

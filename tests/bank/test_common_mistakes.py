@@ -10,14 +10,14 @@ from types import SimpleNamespace as NS
 import pytest
 
 from quizzer.bank.common_mistakes import HIDDEN, common_mistakes, hide_answers
-from quizzer.bank.loader import Bank, load_bank
+from quizzer.bank.loader import Bank
 from quizzer.grading.grade import Tolerance, is_within
-from quizzer.paths import questions_dir
+from tests.builtin_bank import builtin_bank, builtin_instance
 
 
 @cache
 def bank() -> Bank:
-    return load_bank([questions_dir()])
+    return builtin_bank()  # one load per process, shared (tests/builtin_bank.py)
 
 
 def question(value: float, unit: str = "bytes", display: str | None = None, rel: float = 0.01) -> NS:
@@ -51,7 +51,7 @@ SAMPLE = [(t.id, seed) for t in bank().templates() for seed in (3, 41)]
 
 @pytest.mark.parametrize(("template_id", "seed"), SAMPLE)
 def test_no_section_prints_an_answer_as_shown(template_id: str, seed: int) -> None:
-    instance = bank().generate(template_id, seed)
+    instance = builtin_instance(template_id, seed)
     rows = common_mistakes(instance)
     slips = [
         m

@@ -13,18 +13,18 @@ from typing import Any
 
 import pytest
 
-from quizzer.bank.loader import Bank, load_bank
+from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance
-from quizzer.paths import questions_dir
 from quizzer.session.chain import part_of
 from quizzer.session.drill import grade_instance
+from tests.builtin_bank import builtin_bank
 
 GIB = 2**30
 
 
 @cache
 def bank() -> Bank:
-    return load_bank([questions_dir()])
+    return builtin_bank()  # one load per process, shared (tests/builtin_bank.py)
 
 
 def pose(template_id: str, **overrides: Any) -> Instance:

@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
-from quizzer.bank.loader import Bank, load_bank
+from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance
 from quizzer.paths import questions_dir
 from quizzer.session.drill import grade_instance
+from tests.builtin_bank import builtin_bank
 
 FILES = ("mlp-moe.toml", "model-params.toml", "embeddings.toml", "attention.toml")
 RIGHT = ("exact", "correct", "imprecise")
@@ -25,7 +26,7 @@ RIGHT = ("exact", "correct", "imprecise")
 
 @cache
 def bank() -> Bank:
-    return load_bank([questions_dir()])
+    return builtin_bank()  # one load per process, shared (tests/builtin_bank.py)
 
 
 def pose(template_id: str, seed: int = 1, **overrides: Any) -> Instance:

@@ -15,13 +15,14 @@ import pytest
 
 from quizzer.bank.check import check_template
 from quizzer.bank.hints import hint_steps
-from quizzer.bank.loader import Bank, load_bank
+from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance, grade_context
 from quizzer.core.presets import preset
 from quizzer.grading.display import unit_factor
 from quizzer.grading.slips import slips
-from quizzer.paths import questions_dir
 from quizzer.session.drill import grade_instance
+from tests.builtin_bank import builtin_bank
+from tests.sampling import sampled
 
 RIGHT = {"exact", "correct"}
 GB = 10**9
@@ -32,7 +33,7 @@ UNIT_SLIPS = ("gb-vs-gib", "bytes-vs-prefixed", "time-unit", "percent-vs-fractio
 
 @cache
 def bank() -> Bank:
-    return load_bank([questions_dir()])
+    return builtin_bank()  # one load per process, shared (tests/builtin_bank.py)
 
 
 def my_templates() -> list[str]:
@@ -92,7 +93,7 @@ def all_linear(v: dict[str, object], kv_heads: object = None) -> int:
 # --- the check: 0 problems with the omission lint on ------------------------------------------------------
 
 
-@pytest.mark.parametrize("template_id", my_templates())
+@pytest.mark.parametrize("template_id", sampled(my_templates()))  # a third in the dev run (tests/sampling.py)
 def test_the_omission_lint_finds_nothing(template_id: str) -> None:
     problems, count = check_template(bank().get(template_id), range(60), omissions=True)
     assert count == 60

@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 
 from quizzer.bank.errors import TemplateError
-from quizzer.bank.loader import Bank, load_bank
+from quizzer.bank.loader import Bank
 from quizzer.bank.render import OUTSIDE_RANGE, Instance
 from quizzer.core.hardware import ACCELERATORS
 from quizzer.core.presets import preset_names, preset_spec
-from quizzer.paths import questions_dir
 from quizzer.session.chain import grade_question, part_of
 from quizzer.session.drill import grade_instance
+from tests.builtin_bank import builtin_bank
 
 PUBLISHED = Path(__file__).resolve().parent.parent / "data" / "published" / "existing-topics.json"
 RIGHT = ("exact", "correct", "imprecise")
@@ -29,7 +29,7 @@ GIB, TIB = 2**30, 2**40
 
 @cache
 def bank() -> Bank:
-    return load_bank([questions_dir()])
+    return builtin_bank()  # one load per process, shared (tests/builtin_bank.py)
 
 
 def pose(template_id: str, seed: int = 1, **overrides: Any) -> Instance:

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from quizzer.bank.loader import Bank, load_bank
+from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance
-from quizzer.paths import questions_dir
 from quizzer.session.chain import grade_question, part_of
 from quizzer.session.drill import grade_instance
+from tests.builtin_bank import builtin_bank
 from tests.test_question_bank import written
 
 ROOFLINE = [
@@ -37,7 +37,7 @@ L4_BF16, L4_BW = 121e12, 300e9
 
 @cache
 def bank() -> Bank:
-    return load_bank([questions_dir()])
+    return builtin_bank()  # one load per process, shared (tests/builtin_bank.py)
 
 
 def pose(template_id: str, seed: int = 1, **overrides: Any) -> Instance:

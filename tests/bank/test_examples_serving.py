@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from quizzer.bank.hints import hint_steps
-from quizzer.bank.loader import Bank, load_bank
+from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance
 from quizzer.cli import main
 from quizzer.core.trace import Step, num
-from quizzer.paths import questions_dir
 from quizzer.session.drill import grade_instance
+from tests.builtin_bank import builtin_bank
 
 GIB = 2**30
 SERVING = [
@@ -49,7 +49,7 @@ SERVING = [
 
 @cache
 def bank() -> Bank:
-    return load_bank([questions_dir()])
+    return builtin_bank()  # one load per process, shared (tests/builtin_bank.py)
 
 
 def pose(template_id: str, seed: int = 1, **overrides: Any) -> Instance:

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from quizzer.bank.loader import Bank, load_bank
+from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance
-from quizzer.paths import questions_dir
 from quizzer.session.chain import part_of
 from quizzer.session.drill import grade_instance
+from tests.builtin_bank import builtin_bank
 
 GIB = 2**30
 LLAMA3_70B = 70_553_706_496  # parameters of meta-llama/Meta-Llama-3-70B
@@ -24,7 +24,7 @@ VIT_L16 = 304_326_632  # torchvision vit_l_16
 
 @cache
 def bank() -> Bank:
-    return load_bank([questions_dir()])
+    return builtin_bank()  # one load per process, shared (tests/builtin_bank.py)
 
 
 def pose(template_id: str, seed: int = 1, **overrides: Any) -> Instance:

@@ -15,6 +15,7 @@ from quizzer.bank.errors import TemplateError
 from quizzer.bank.expr import Budget
 from quizzer.bank.loader import load_bank
 from quizzer.bank.render import generate
+from tests.builtin_bank import builtin_bank
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 HOSTILE = DATA / "hostile"
@@ -143,8 +144,9 @@ def test_a_file_at_the_size_limit_loads(tmp_path: Path) -> None:
     assert bank.problems() == []
 
 
+@pytest.mark.usefixtures("validated_once")  # the built-in tables parsed once per process (tests/conftest.py)
 def test_the_built_in_bank_loads_beside_every_hostile_file() -> None:
-    alone = load_bank([str(QUESTIONS)])
+    alone = builtin_bank()
     both = load_bank([str(QUESTIONS), str(HOSTILE)])
     built_in = [t.id for t in alone.templates()]
     assert built_in

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from keys import type_keys
 from rich.console import Console
 from snapshot_app import FakeClock, FakeWall
 from textual.widgets import Static
@@ -65,7 +66,8 @@ def wrong_then_consistent(variables: dict[str, object]) -> tuple[int, int, int]:
 async def type_answer(pilot, app, value: int, number: int) -> None:  # type: ignore[no-untyped-def]
     """Type ``value`` as part ``number``'s answer (part 1 in bytes: a bare number there means MiB)."""
     app.screen.query_one("AnswerInput").focus()
-    await pilot.press(*(f"{value} bytes" if number == 1 else str(value)), "enter")
+    await type_keys(pilot, *(f"{value} bytes" if number == 1 else str(value)))
+    await pilot.press("enter")
     await pilot.pause()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from keys import type_keys
 from rich.markdown import Markdown as RichMarkdown
 from snapshot_app import FakeClock, drill_app, make_app
 from textual.widgets import Input, Markdown, Static
@@ -30,7 +31,7 @@ def text_of(app: QuizzerApp, selector: str) -> str:
 
 
 async def type_answer(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*text)
+    await type_keys(pilot, *text)
     await pilot.press("enter")
     await pilot.pause()
 
@@ -48,7 +49,7 @@ async def test_a_whole_drill() -> None:
         assert f"{first.variables['vocab_size']:,}" in text_of(app, ".question-prompt")
         assert app.focused is screen.query_one(AnswerInput)
 
-        await pilot.press(*str(first.value))
+        await type_keys(pilot, *str(first.value))
         await pilot.pause()
         assert text_of(app, ".reading").startswith("= ")
         clock.now += 20
@@ -95,7 +96,7 @@ async def test_an_unreadable_answer_says_why_and_grades_nothing() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         session = app.screen.session  # type: ignore[attr-defined]
-        await pilot.press(*"lots")
+        await type_keys(pilot, *"lots")
         await pilot.pause()
         assert text_of(app, ".reading").startswith("✗ could not read")
         await pilot.press("enter")
@@ -164,7 +165,7 @@ async def test_home_to_drill_browse_help_and_palette() -> None:
         await pilot.pause()
         await pilot.press("ctrl+p")
         await pilot.pause()
-        await pilot.press(*"Drill embeddings")
+        await type_keys(pilot, *"Drill embeddings")
         await pilot.pause(0.3)
         await pilot.press("enter")
         await pilot.pause(0.3)
@@ -183,7 +184,8 @@ async def test_browse_search_preview_and_drill() -> None:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, BrowseScreen)
-        await pilot.press("slash", *"product")
+        await pilot.press("slash")
+        await type_keys(pilot, *"product")
         await pilot.pause()
         await pilot.press("enter", "down")
         await pilot.pause()

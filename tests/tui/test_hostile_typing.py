@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from keys import type_keys
 from snapshot_app import drill_app, make_app
 from textual import events
 from textual.widgets import Input, Static
@@ -41,7 +42,7 @@ async def _type_everywhere(app, pilot) -> int:  # type: ignore[no-untyped-def]
         for text in TYPED:
             box.focus()
             box.value = ""
-            await pilot.press(*[c if c.isprintable() and c != " " else "space" for c in text[:3]])
+            await type_keys(pilot, *[c if c.isprintable() and c != " " else "space" for c in text[:3]])
             box.insert_text_at_cursor(text)  # the whole text, control characters included
             await pilot.pause()
             assert app.is_running, text

@@ -9,8 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Static
 
+from quizzer.tui.widgets.cached import CachedRenderable
 from quizzer.tui.widgets.lines import md_escape
 
 ANSWERS = """
@@ -110,11 +111,17 @@ class HelpModal(ModalScreen[None]):
         #: config.toml's [keymap] (binding id -> keys): the table shows the keys the bindings have now.
         self.keymap = dict(keymap or {})
 
+    #: The Markdown shown (the key table as the keymap makes it, then how answers are read).
+    source: str = ""
+
     def compose(self) -> ComposeResult:
+        from rich.markdown import Markdown as RichMarkdown
+
         shown = lambda key: self.app.get_key_display(Binding(key, ""))  # noqa: E731
-        text = "## Keys\n\n" + key_table(screen_bindings(), shown, self.keymap) + "\n" + ANSWERS
-        with VerticalScroll(id="help"):
-            yield Markdown(text, id="help-text")
+        self.source = "## Keys\n\n" + key_table(screen_bindings(), shown, self.keymap) + "\n" + ANSWERS
+        # one rendered block, not Textual's Markdown widget: its table of ~60 rows is ~190 widgets, 0.7 s
+        with VerticalScroll(id="help", can_focus=True):
+            yield Static(CachedRenderable(RichMarkdown(self.source, hyperlinks=False)), id="help-text")
 
     def action_close(self) -> None:
         self.dismiss()
