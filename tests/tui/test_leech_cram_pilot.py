@@ -7,6 +7,7 @@ import re
 
 from snapshot_app import WALL, make_app
 from test_home_progress import real_app, seeded_store, settled, skip_all_parts, skip_through
+from test_study_pilot import box_ready
 from textual.widgets import DataTable, Static
 
 from quizzer.session.records import CardState
@@ -282,6 +283,7 @@ async def test_undoing_a_chain_review_shows_every_part_again() -> None:
         parts = session.instance.part_count
         assert parts >= 3
         for _ in range(parts):
+            await box_ready(pilot)  # the part's box has the focus: escape leaves it, then s skips
             await pilot.press("escape", "s")
             await pilot.pause()
         assert session.done
