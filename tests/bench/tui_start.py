@@ -48,10 +48,10 @@ def quizzer(argv: list[str]) -> None:
 
     shown = DrillScreen.show_question
 
-    def show_then_exit(self: DrillScreen) -> None:
+    def show_then_exit(self: DrillScreen, **kwargs: bool) -> None:
         # registered first, so it runs before the screen's own after-refresh work (preparing the feedback)
         self.call_after_refresh(painted_then_exit, self.app)
-        shown(self)
+        shown(self, **kwargs)
 
     DrillScreen.show_question = show_then_exit  # type: ignore[method-assign]
     template = argv[argv.index("--template") + 1] if "--template" in argv else None

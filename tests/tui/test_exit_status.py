@@ -27,7 +27,7 @@ def _headless(keys: list[str]) -> Any:
 
 
 def test_a_crash_exits_non_zero(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    def broken(self: DrillScreen) -> None:
+    def broken(self: DrillScreen, **kwargs: bool) -> None:
         raise RuntimeError("planted")
 
     monkeypatch.setattr(DrillScreen, "show_question", broken)

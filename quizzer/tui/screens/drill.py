@@ -52,12 +52,13 @@ class DrillScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.show_question()
+        self.show_question(first=True)
 
-    def show_question(self) -> None:
+    def show_question(self, *, first: bool = False) -> None:
         self.panel.show(self.session.turn)
         self.update_side()
-        self.refresh_bindings()
+        if not first:  # the footer was just built for the first question: refreshing it costs ~50 ms of start
+            self.refresh_bindings()
 
     def update_side(self) -> None:
         s = self.session
