@@ -225,15 +225,16 @@ class AppServices(App[None]):
         )
 
     def read_guide(self) -> Guide:
-        """Where the guided start stands (reads the history: called from Home's worker)."""
+        """Where the guided start stands (reads the history: called from Home's worker, and on the UI
+        thread when a placement starts or ends)."""
         from quizzer.session.progress import placement_guide
 
         self.writer.drain()
-        bank = self.questions_bank()
         sessions = self.store.sessions()
         guide = placement_guide(sessions, (), {})
         if guide.session is None:
             return guide
+        bank = load_bank(self.question_paths)  # its own: Home's worker calls this, and Bank is not locked
         topics: dict[str, str] = {}
         for template_id in guide.plan:
             raw = bank.peek(template_id)
@@ -242,12 +243,13 @@ class AppServices(App[None]):
         return placement_guide(sessions, self.store.attempts(), topics)
 
     def past_mock_report(self, session: str) -> RebuiltReport:
-        """The report of the past mock ``session``, rebuilt from the history (see ``rebuild_report``)."""
+        """The report of the past mock ``session``, rebuilt from the history (see ``rebuild_report``); called
+        from the past-mocks screen's worker, so on a bank of its own (Bank is not locked)."""
         from quizzer.session.chain import template_lookup
         from quizzer.session.past_mocks import rebuild_report
 
         self.writer.drain()
-        bank = self.questions_bank()
+        bank = load_bank(self.question_paths)
         mine = [a for a in self.store.attempts(mode="mock") if a.session == session]
         marks = [m for m in self.store.sessions() if m.session == session]
 
