@@ -81,11 +81,6 @@ class StudySession:
         self._undo: list[_Committed] = []
         self.turn: Turn | None = self._turn(self._draw())
 
-    @property
-    def leech_lapses(self) -> int:
-        """The lapses that make a card a leech (the first time)."""
-        return self._leech_lapses
-
     def title(self, template_id: str) -> str:
         """The template's title, or its id if it is not valid."""
         template = self._template_of(template_id)
