@@ -66,6 +66,15 @@ class MockResult(Record):
         return sum(a.verdict in RIGHT for a in self.attempts)
 
 
+class Saved(Record):
+    """What enter did in a mock (``MockExam.save``): refused (``problem`` says why; nothing saved), or saved
+    and ``moved`` to another part or question, or saved with ``all_answered``."""
+
+    problem: str | None = None
+    moved: bool = False
+    all_answered: bool = False
+
+
 class MockReport(Record):
     """The end of a mock: the score, each question's result, and what to work on.
 
@@ -90,7 +99,8 @@ class MockReport(Record):
 
 
 class MockExam:
-    """A timed mock: the countdown starts at construction, question 0 is current.
+    """A timed mock: question 0 is current; the countdown starts at construction, or, with ``start=False``,
+    at ``start()`` (the app calls it when the first question is painted: time starts when it is on screen).
 
     ``clock`` returns seconds (monotonic) and alone decides the time left: the wall clock (``wall``, seconds
     since the epoch) only stamps the attempts. Time is counted per question while it is current, and stops
@@ -110,6 +120,7 @@ class MockExam:
         on_attempt: Callable[[Attempt], None] | None = None,
         on_mark: Callable[[SessionMark], None] | None = None,
         templates: Callable[[str], Template | None] | None = None,
+        start: bool = True,
     ) -> None:
         if not instances:
             raise ValueError("a mock needs at least one question")
@@ -129,12 +140,13 @@ class MockExam:
         self._templates = templates or (lambda _id: None)
         self._answers = [[""] * i.part_count for i in self.instances]  # per question, per part
         self._locked = [0] * self.total  # parts of a chain answered and locked (the next one is asked)
-        self._drafts = [""] * self.total  # typed in the box, not saved yet: kept if the time runs out
+        # Typed in the box, not saved yet, per question: (the part it was typed for, the text). Kept if the
+        # time runs out; tied to its part, so a part's text never becomes a later part's answer.
+        self._drafts: list[tuple[int, str]] = [(1, "")] * self.total
         self._spent = [[0.0] * i.part_count for i in self.instances]
-        self._started = clock()
-        self._deadline = self._started + self.total_seconds
-        self._seen = self._started  # the latest clock reading, capped at the deadline: never goes back
-        self._since = self._started  # when the current question became current
+        self.started = False
+        """The countdown runs (from construction, or from ``start()``)."""
+        self._deadline = self._seen = self._since = 0.0
         self._results: list[MockResult] = []
         self._pending: MockResult | None = None  # graded, its attempts being handed over
         self._handed = 0  # attempts of the pending result handed over
@@ -144,9 +156,22 @@ class MockExam:
         )
         if on_mark is not None:  # in the history from the start: a mock a crash ends is seen as unfinished
             on_mark(self._mark)
+        if start:
+            self.start()
+
+    def start(self) -> None:
+        """Start the countdown now (the first question is on screen); once only: later calls do nothing.
+        Anything done before (an answer, a move) starts it too."""
+        if self.started:
+            return
+        self.started = True
+        now = self._clock()
+        self._deadline = now + self.total_seconds
+        self._seen = self._since = now  # the latest reading, capped at the deadline; the current's start
 
     def _now(self) -> float:
         """The monotonic time, capped at the deadline, never earlier than before; frozen once finished."""
+        self.start()
         if not self.finished:
             self._seen = max(self._seen, min(self._clock(), self._deadline))
         return self._seen
@@ -157,12 +182,15 @@ class MockExam:
         self._since = now
 
     def remaining(self) -> float:
-        """Seconds left (0 when the time is up); never rises, and stops when the mock is submitted."""
+        """Seconds left (0 when the time is up; all of them before the start); never rises, and stops when
+        the mock is submitted."""
+        if not self.started:
+            return self.total_seconds
         return max(self._deadline - self._now(), 0.0)
 
     def tick(self) -> bool:
         """Finish (timed out) if the time is up; returns whether the mock is over."""
-        if not self.finished and self.remaining() <= 0:
+        if not self.finished and self.started and self.remaining() <= 0:
             self.timed_out = True
             self.finish()
         return self.finished
@@ -198,20 +226,30 @@ class MockExam:
         """Questions whose every part has an answer."""
         return sum(self.complete(i) for i in range(self.total))
 
+    def box_text(self, index: int) -> str:
+        """What the answer box shows for question ``index``: what was typed for the part asked and not
+        saved (never lost), else that part's saved answer."""
+        number = self.part_on(index)
+        part, typed = self._drafts[index]
+        return typed if part == number and typed else self._answers[index][number - 1]
+
     def draft(self, text: str) -> None:
-        """What the answer box of the current question holds, saved or not: when the time runs out (or the
+        """What the answer box holds for the part being asked, saved or not: when the time runs out (or the
         mock is left), a draft never saved is graded if it reads, else kept as typed with the time-out."""
         if not self.finished:
-            self._drafts[self.current] = text
+            self._drafts[self.current] = (self.part_on(self.current), text)
 
     def answer(self, text: str) -> str | None:
         """Set, revise or ('' clears) the answer of the part being asked: None if accepted, else why not
-        (answer kept). A chain's part other than the last is locked once answered, and the next is asked."""
+        (answer kept). A chain's part other than the last is locked once answered, and the next is asked.
+        Text given once the time is up is kept as the draft the time-out grades."""
+        self.draft(text)
         if self.tick():
             return OVER
         index, number = self.current, self.part_on(self.current)
         if not text.strip():
             self._answers[index][number - 1] = ""
+            self._drafts[index] = (number, "")
             return None
         question = part_of(self.instances[index], number)
         try:
@@ -219,16 +257,60 @@ class MockExam:
         except ParseError as exc:
             return exc.message
         self._answers[index][number - 1] = text
+        self._drafts[index] = (number, "")
         if number < self.instances[index].part_count:
             self._close_current()  # the time so far goes to this part
             self._locked[index] += 1
-            self._drafts[index] = ""
+            self._drafts[index] = (number + 1, "")
         return None
+
+    def save(self, text: str) -> Saved:
+        """Enter: save ``text`` as the answer of the part asked (see ``answer``), then move on: a chain asks
+        its next part; otherwise the next question without every answer after this one, else the first
+        from the start; if every question has its answers, stay."""
+        number = self.part_on(self.current)
+        problem = self.answer(text.strip())
+        if problem is not None:
+            return Saved(problem=problem)
+        if self.part_on(self.current) > number:
+            return Saved(moved=True)
+        target = self.next_unanswered()
+        if target is None:
+            return Saved(all_answered=True)
+        if target == self.current:
+            return Saved()
+        self.go(target)
+        return Saved(moved=True)
+
+    def next_unanswered(self) -> int | None:
+        """The question enter moves to: the first after the current whose part asked has no answer, else
+        the first such from the start (the current one included); None when every one has its answers."""
+        unanswered = [i for i, text in enumerate(self.answers) if not text]
+        later = [i for i in unanswered if i > self.current]
+        return (later or unanswered)[0] if unanswered else None
+
+    def keep(self, text: str) -> None:
+        """Leaving the box without enter (↑↓, ctrl+s, leaving the mock): a readable answer of the last (or
+        only) part is saved, revisable, as enter would save it but without moving on; blank clears it. A
+        chain's earlier part is never locked this way; text not saved stays that part's draft."""
+        self.draft(text)
+        if self.tick():
+            return
+        index, number = self.current, self.part_on(self.current)
+        if number == self.instances[index].part_count or not text.strip():
+            self.answer(text.strip())
+
+    def move(self, step: int, text: str) -> None:
+        """↑↓: keep what the box holds (see ``keep``), then make the question ``step`` away current, wrapping
+        around."""
+        self.keep(text)
+        if not self.finished:
+            self.go((self.current + step) % self.total)
 
     def seconds_on(self, index: int) -> float:
         """Seconds spent on question ``index`` so far (every part)."""
         spent = sum(self._spent[index])
-        if index == self.current and not self.finished:
+        if index == self.current and self.started and not self.finished:
             spent += self._now() - self._since
         return spent
 
@@ -266,9 +348,9 @@ class MockExam:
         outcomes: list[PartOutcome] = []
         for number in range(1, instance.part_count + 1):
             text = self._answers[index][number - 1]
-            draft = self._drafts[index].strip()
-            if not text and draft and number == self.part_on(index):
-                text = draft  # typed, never saved: the time ran out or the mock was left
+            part, draft = self._drafts[index]
+            if not text and draft.strip() and part == number == self.part_on(index):
+                text = draft.strip()  # typed, never saved: the time ran out or the mock was left
             graded = grade_part(template, instance, number, text, earlier) if text else None
             verdict = graded.verdict if graded is not None else None
             if verdict is not None and verdict.kind == "unparsed":  # a draft that does not read: kept

@@ -35,7 +35,8 @@ class Turn:
     """One question, of one part or a chain of several, each part answered once (a grade is final) or
     skipped, in order; hints counted per part; each part timed on ``clock`` from when it is asked.
 
-    ``clock`` (monotonic seconds) times the turn from construction; ``wall`` (epoch seconds) stamps the
+    ``clock`` (monotonic seconds) times the turn from construction, each part from when ``shown`` says it is
+    on screen (or from the part before's answer, if it never says); ``wall`` (epoch seconds) stamps the
     attempts; ``on_attempt`` receives each the moment it is made (one per part, graded or skipped). An
     unreadable answer grades nothing and records nothing: the verdict says what was understood.
     ``template`` (the instance's) lets a later part be graded against the user's own wrong earlier answers
@@ -61,6 +62,7 @@ class Turn:
         self.started = clock()
         """When the turn began (monotonic seconds)."""
         self._part_started = self.started
+        self._shown = 0  # the last part said to be on screen
         self.number = 1
         """The part being asked (1 is the main question); past the last part once the turn is done."""
         self.hints = 0
@@ -119,6 +121,16 @@ class Turn:
         return read_answer(self.question, text)
 
     # --- what the user does ----------------------------------------------------------------------------
+
+    def shown(self) -> None:
+        """The part being asked is on screen: its time starts now (the question's too, for part 1). Once per
+        part, before anything is done with it; later calls change nothing."""
+        if self.done or self._shown >= self.number or self.hints:
+            return
+        self._shown = self.number
+        self._part_started = self._clock()
+        if self.number == 1:
+            self.started = self._part_started
 
     def answer(self, text: str) -> Verdict:
         """Grade ``text`` as the answer to the part being asked and record it, then ask the next part;

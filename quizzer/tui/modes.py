@@ -258,6 +258,7 @@ class AppModes(AppServices):
             on_attempt=self.record,
             on_mark=lambda mark: self.writer.submit(self.store.mark_session, mark),
             templates=template_lookup(self.questions_bank()),
+            start=False,  # the screen starts the countdown when the first question is painted
         )
         return self.open(MockScreen(exam))
 

@@ -219,15 +219,17 @@ def test_time_out_finishes_and_marks_unanswered_questions() -> None:
     assert len(t.attempts) == 3
 
 
-def test_an_answer_after_the_deadline_is_refused_even_before_a_tick() -> None:
+def test_an_answer_after_the_deadline_ends_the_mock_even_before_a_tick_and_is_kept_as_typed() -> None:
     qs = minis(1, 2)
     t = Setup(qs, total_seconds=60)
     t.spend(61)
-    assert t.mock.answer(right(qs[0])) is not None
+    assert t.mock.answer(right(qs[0])) is not None  # refused as a saved answer: the mock is over
     assert t.mock.finished
     assert t.mock.timed_out
     assert t.mock.answers == ["", ""]
-    assert [a.verdict for a in t.attempts] == ["timed-out", "timed-out"]
+    # what was typed survives the time-out, as it would had a tick seen the box first: graded as a draft
+    assert [a.verdict for a in t.attempts] == ["exact", "timed-out"]
+    assert [a.answer for a in t.attempts] == [right(qs[0]), ""]
 
 
 def test_submitting_after_the_deadline_counts_as_timed_out() -> None:
@@ -383,6 +385,7 @@ class MockMachine(RuleBasedStateMachine):
         self.t = 50.0  # model time (capped at the deadline)
         self.answers = [""] * len(self.qs)
         self.kinds = [""] * len(self.qs)  # "right" / "wrong" / ""
+        self.drafted = [False] * len(self.qs)  # graded from the box's text at the time-out, never saved
         self.spent = [0.0] * len(self.qs)
         self.current = 0
         self.over = False
@@ -402,6 +405,10 @@ class MockMachine(RuleBasedStateMachine):
         timed_out_now = not self.over and self.clock.now >= self.deadline
         why = self.mock.answer(self._text(kind))
         if self.over or timed_out_now:
+            if timed_out_now and not self.over and not self.answers[self.current] and kind != "unreadable":
+                # typed as the time ran out: not saved, but graded at the time-out as the box's draft
+                self.drafted[self.current] = bool(self._text(kind))
+                self.kinds[self.current] = {"right": "right", "empty": ""}.get(kind, "wrong")
             self.over = True
             self.timed_out = self.timed_out or timed_out_now
             assert why is not None
@@ -433,13 +440,19 @@ class MockMachine(RuleBasedStateMachine):
             self.current = index
         assert self.mock.current == self.current
 
-    @rule(seconds=st.floats(0, 200))
-    def advance(self, seconds: float) -> None:
+    @rule(seconds=st.one_of(st.floats(0, 200), st.just(700.0)))
+    def wait(self, seconds: float) -> None:
+        """Time passes with no tick (the user types between two of the screen's ticks); 700 s is past
+        every deadline, so what an answer does as the time runs out is tried often."""
         self.clock.now += seconds
         if not self.over:
             now = min(self.clock.now, self.deadline)
             self.spent[self.current] += now - self.t
             self.t = now
+
+    @rule(seconds=st.floats(0, 200))
+    def advance(self, seconds: float) -> None:
+        self.wait(seconds)
         finished = self.mock.tick()
         if not self.over and self.clock.now >= self.deadline:
             self.over = self.timed_out = True
@@ -485,7 +498,7 @@ class MockMachine(RuleBasedStateMachine):
         assert self.mock.finish() is self.report is report
         assert 0 <= report.score <= report.answered <= report.total == len(self.qs)
         assert report.score == self.kinds.count("right")
-        assert report.answered == sum(bool(a) for a in self.answers)
+        assert report.answered == sum(bool(a) or d for a, d in zip(self.answers, self.drafted, strict=True))
         blank = "timed-out" if self.timed_out else "skipped"
         for r, kind, spent in zip(report.results, self.kinds, self.spent, strict=True):
             verdict = r.attempt.verdict

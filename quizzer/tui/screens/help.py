@@ -73,9 +73,11 @@ def screen_bindings() -> list[tuple[str, Sequence[BindingType]]]:
     from quizzer.tui.screens.past_mocks import PastMocksScreen
     from quizzer.tui.screens.stats import StatsScreen
     from quizzer.tui.screens.study import StudyScreen
+    from quizzer.tui.widgets.question_panel import QuestionPanel
 
     return [
         ("home", HomeScreen.BINDINGS),
+        ("any question", QuestionPanel.BINDINGS),
         ("drill", DrillScreen.BINDINGS),
         ("study", StudyScreen.BINDINGS),
         ("mock start", MockStartScreen.BINDINGS),

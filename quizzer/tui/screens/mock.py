@@ -10,11 +10,11 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Header
 
+from quizzer.core.words import counted
 from quizzer.session.mock import MockExam
 from quizzer.tui.clock import clock_text
 from quizzer.tui.messages import OpenReport
 from quizzer.tui.screens.confirm import ConfirmModal
-from quizzer.tui.widgets.answer_input import AnswerInput
 from quizzer.tui.widgets.lines import dim, instance_label, line, plain
 from quizzer.tui.widgets.question_panel import QuestionPanel
 
@@ -29,7 +29,8 @@ class MockScreen(Screen[None]):
         Binding("up", "move(-1)", "Previous", id="mock-previous"),
         Binding("down", "move(1)", "Next", id="mock-next"),
         Binding("ctrl+s", "submit", "Submit", id="mock-submit", priority=True),
-        Binding("escape", "submit", "Submit and leave", show=False, id="mock-escape"),
+        # esc never submits (drill users press it to leave the box): it leaves the box, as in the drill
+        Binding("escape", "leave_box", "Leave the answer box", show=False, id="mock-escape"),
     ]
 
     def __init__(self, exam: MockExam) -> None:
@@ -65,11 +66,17 @@ class MockScreen(Screen[None]):
         self.show_question()
         self.set_interval(0.25, self.tick)
 
+    @on(QuestionPanel.Painted)
+    def start_clock(self) -> None:
+        """The question is on screen: the countdown starts with the first (the exam ignores later calls)."""
+        self.exam.start()
+        self.update_status()
+
     def show_question(self) -> None:
         exam = self.exam
         i = exam.current
         locked = tuple(exam.part_answers(i)[: exam.part_on(i) - 1])  # a chain's parts answered so far
-        self.panel.show(None, exam.instances[i], text=exam.answers[i], locked=locked)
+        self.panel.show(None, exam.instances[i], text=exam.box_text(i), locked=locked)
         self.update_status()
 
     def update_status(self) -> None:
@@ -87,7 +94,7 @@ class MockScreen(Screen[None]):
         )
         marks: list[str | tuple[str, str]] = []
         for i in range(exam.total):
-            started = any(exam.part_answers(i))
+            started = any(exam.part_answers(i)) or bool(exam.box_text(i).strip())
             mark = f" {i + 1}{'●' if exam.complete(i) else '◐' if started else '○'} "
             marks.append((mark, "reverse") if i == exam.current else mark)
         self.panel.set_strip(line(*marks))
@@ -109,46 +116,47 @@ class MockScreen(Screen[None]):
 
     # --- input -----------------------------------------------------------------------------------------
 
-    @on(AnswerInput.Changed)
-    def keep_draft(self, event: AnswerInput.Changed) -> None:
-        self.exam.draft(event.value)
-
     @on(QuestionPanel.Submitted)
     def save_answer(self, event: QuestionPanel.Submitted) -> None:
-        part = self.exam.part_on(self.exam.current)
-        problem = self.exam.answer(event.text.strip())
-        if problem is not None:
-            self.panel.set_reading(plain(f"✗ {problem}"))
+        saved = self.exam.save(event.text)
+        if self.exam.finished:  # the time ran out: what was typed is graded with the rest
+            self.show_report()
+            return
+        if saved.problem is not None:
+            self.panel.set_reading(plain(f"✗ {saved.problem}"))
             return
         self._confirming = False
-        if self.exam.part_on(self.exam.current) > part:  # a chain: the next part is asked here
+        if saved.moved:
             self.show_question()
             return
-        unanswered = [i for i, text in enumerate(self.exam.answers) if not text]
-        later = [i for i in unanswered if i > self.exam.current] or unanswered
-        if later:
-            self.exam.go(later[0])
-            self.show_question()
-        else:
-            self.update_status()
+        self.update_status()
+        if saved.all_answered:
             self.notify("Every question has an answer: ctrl+s submits.", title="All answered")
 
     def action_move(self, step: int) -> None:
-        self.exam.answer(self.panel.answer_box.value.strip())  # keep what was typed, if readable
-        self.exam.go((self.exam.current + step) % self.exam.total)
+        self.exam.move(step, self.panel.answer_box.value)
+        if self.exam.finished:
+            self.show_report()
+            return
         self.show_question()
 
+    def action_leave_box(self) -> None:
+        """esc: leave the answer box (single keys then work, a digit jumps back in); never submits."""
+        if self.panel.answer_box.has_focus:
+            self.panel.body.focus()
+
     def action_submit(self) -> None:
-        self.exam.answer(self.panel.answer_box.value.strip())
+        self.exam.keep(self.panel.answer_box.value)  # never locks a part: the question stays as shown
         unanswered = self.exam.total - self.exam.answered()
-        if unanswered and not self._confirming:
+        if unanswered and not self._confirming and not self.exam.finished:
             self._confirming = True
             self.notify(
-                f"{unanswered} question{'s' if unanswered != 1 else ''} unanswered: they count as skipped. "
-                "Press ctrl+s (or esc) again to submit.",
+                f"{counted(unanswered, 'question')} unanswered: they count as skipped. "
+                "Press ctrl+s again to submit.",
                 title="Submit?",
                 severity="warning",
             )
+            self.update_status()
             return
         self.show_report()
 

@@ -7,23 +7,26 @@ from textual.widgets import Input
 
 from quizzer.grading import parse
 
+#: The actions a one-line box inherits from Textual's scrolling, which only hide the keys they are bound to.
+_NOT_SCROLLED = frozenset({"scroll_up", "scroll_down", "page_up", "page_down", "page_left", "page_right"})
+
 
 class AnswerInput(Input):
     """An Input that holds at most the parser's maximum answer length, and takes no key typed before its
     question was on screen (a key pressed while a screen opens must not become an answer)."""
 
     def __init__(self, *, placeholder: str = "", id: str | None = None) -> None:  # Textual's name
-        super().__init__(placeholder=placeholder, id=id, max_length=parse.MAX_ANSWER_LENGTH)
+        # select_on_focus off: a digit typed outside the box jumps in and must extend the answer, not replace
+        # it (a backspace after it deleted the whole answer)
+        super().__init__(
+            placeholder=placeholder, id=id, max_length=parse.MAX_ANSWER_LENGTH, select_on_focus=False
+        )
         self.ready = False
-        """Whether keys are typed in: from the refresh after ``arm``."""
+        """Whether keys are typed in: set by the question panel once the question is painted."""
 
     def arm(self) -> None:
-        """A new question: drop keys until it has been painted."""
+        """A new question: drop keys until it has been painted (the panel sets ``ready`` then)."""
         self.ready = False
-        self.call_after_refresh(self._ready)
-
-    def _ready(self) -> None:
-        self.ready = True
 
     async def _on_key(self, event: events.Key) -> None:
         if not self.ready:
@@ -31,6 +34,13 @@ class AnswerInput(Input):
             event.prevent_default()
             return
         await super()._on_key(event)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The scrolling a one-line box inherits is off: ↑↓ and PgUp/PgDn reach the panel and the screen
+        (a mock's other questions, the question's scrolling), and the footer shows their keys."""
+        if action in _NOT_SCROLLED:
+            return False
+        return super().check_action(action, parameters)
 
     def _on_paste(self, event: events.Paste) -> None:
         """Paste the first line, cut to what still fits (Input would refuse the whole paste silently)."""

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.events import Key
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Collapsible, Markdown, Static
 
 from quizzer.bank.render import Instance
@@ -42,7 +45,18 @@ class QuestionPanel(Vertical):
     ``Graded`` after a readable answer was graded, ``Submitted`` when the panel does not grade (a mock
     saves the text). ``side`` is the screen's text at the right of the status line (a score, a countdown);
     ``strip`` a line under it (the mock's questions); ``extra`` a line above the reading (study's rating).
+    ``Painted`` says when a question (or a chain's next part) is on screen: its time starts then, and keys
+    typed before are dropped. PgUp/PgDn scroll the question while the answer box keeps the focus.
     """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("pageup", "scroll_body(-1)", "Scroll", key_display="PgUp/PgDn", id="question-page-up"),
+        Binding("pagedown", "scroll_body(1)", "Scroll down", show=False, id="question-page-down"),
+    ]
+
+    class Painted(Message):
+        """The question asked (a question, or a chain's next part) is on screen: the refresh after its
+        prompt was mounted has run."""
 
     class Graded(Message):
         """The turn's answer was graded (never sent for an unreadable answer)."""
@@ -75,6 +89,7 @@ class QuestionPanel(Vertical):
         self.question: Question | None = None
         """The part being asked (the instance itself for part 1 or a question of one part)."""
         self._prepared: Instance | None = None
+        self._asked = 0  # how many questions or parts were asked: a paint reported late is ignored
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="status-bar"):
@@ -144,20 +159,22 @@ class QuestionPanel(Vertical):
         assert self.instance is not None
         self.question = self.instance
         self.query_one(".question-meta", Static).update(meta_line(self.instance))
-        self.query_one(".question-prompt", Markdown).update(question_markdown(self.instance))
-        self.query_one(".chain", Vertical).remove_children()
+        prompt = self.query_one(".question-prompt", Markdown)
+        mounted: list[Awaitable[object]] = [prompt.update(question_markdown(self.instance))]
+        mounted.append(self.query_one(".chain", Vertical).remove_children())
         for selector in (".hints", ".feedback", ".verdict"):
             self.query_one(selector).display = False
         self.query_one(".verdict", Static).set_classes("verdict")
         self._prepared = None
+        newest: Widget = prompt
         for number, answer in enumerate(locked, 1):
-            self._mount_locked(number, answer)
-            self._ask(number + 1)
+            mounted.append(self._mount_locked(number, answer))
+            newest, mount = self._ask(number + 1)
+            mounted.append(mount)
         self.set_reading(self.idle_reading())
         self._open_box(text)
         self.body.scroll_home(animate=False)
-        if locked:
-            self.call_after_refresh(self.body.scroll_end, animate=False)
+        self._when_laid_out(mounted, newest if locked else None, painted=True)
         if self.grades:
             self.call_after_refresh(self.prepare_feedback)  # after the question is painted
 
@@ -169,19 +186,43 @@ class QuestionPanel(Vertical):
         box.arm()
         box.focus()
 
-    def _ask(self, number: int) -> None:
-        """Ask part ``number`` of the chain: its prompt joins the body, and answers are read in its unit."""
+    def _when_laid_out(
+        self, mounted: list[Awaitable[object]], target: Widget | None, *, top: bool = False, painted: bool
+    ) -> None:
+        """Once ``mounted`` is done and the screen refreshed (laid out), scroll ``target`` into view (at the
+        top of the body with ``top``) and, with ``painted``, say the question asked is on screen."""
+        self._asked += painted
+        asked = self._asked
+
+        async def laid_out() -> None:
+            for mount in mounted:
+                await mount
+            self.call_after_refresh(on_screen)
+
+        def on_screen() -> None:
+            if target is not None and target.is_attached:
+                self.body.scroll_to_widget(target, animate=False, top=top)
+            if painted and asked == self._asked:  # not a question already replaced by another
+                self.answer_box.ready = True
+                if self.turn is not None:
+                    self.turn.shown()  # its time starts now
+                self.post_message(self.Painted())
+
+        self.call_later(laid_out)
+
+    def _ask(self, number: int) -> tuple[Widget, Awaitable[object]]:
+        """Ask part ``number`` of the chain: its prompt joins the body, and answers are read in its unit.
+        Returns the prompt and its mount."""
         assert self.instance is not None
         self.question = part_of(self.instance, number)
-        self.query_one(".chain", Vertical).mount(
-            Static(_markdown(part_markdown(self.instance, number)), classes="chain-prompt")
-        )
+        prompt = Static(_markdown(part_markdown(self.instance, number)), classes="chain-prompt")
+        return prompt, self.query_one(".chain", Vertical).mount(prompt)
 
-    def _mount_locked(self, number: int, answer: str) -> None:
+    def _mount_locked(self, number: int, answer: str) -> Awaitable[object]:
         note = f"**Part {number}** · your answer: {md_escape(answer)} (locked: graded at the end)"
-        self.query_one(".chain", Vertical).mount(Static(_markdown(note), classes="chain-outcome"))
+        return self.query_one(".chain", Vertical).mount(Static(_markdown(note), classes="chain-outcome"))
 
-    def _mount_outcome(self, result: PartResult) -> None:
+    def _mount_outcome(self, result: PartResult) -> tuple[Widget, Awaitable[object]]:
         """A chain part's verdict and explanation, kept in the body above the next part."""
         assert self.instance is not None
         verdict = result.verdict
@@ -189,18 +230,15 @@ class QuestionPanel(Vertical):
         question = part_of(self.instance, result.number)
         said = verdict.summary if verdict is not None else f"The answer: {question.display}"
         feedback = verdict.feedback if verdict is not None else None
-        self.query_one(".chain", Vertical).mount(
-            Vertical(
-                Static(
-                    verdict_line(kind, f"Part {result.number}: {said}", feedback),
-                    classes=f"chain-verdict is-{kind}",
-                ),
-                Static(
-                    _markdown(outcome_markdown(self.instance, result.number)), classes="chain-explanation"
-                ),
-                classes="chain-outcome",
-            )
+        outcome = Vertical(
+            Static(
+                verdict_line(kind, f"Part {result.number}: {said}", feedback),
+                classes=f"chain-verdict is-{kind}",
+            ),
+            Static(_markdown(outcome_markdown(self.instance, result.number)), classes="chain-explanation"),
+            classes="chain-outcome",
         )
+        return outcome, self.query_one(".chain", Vertical).mount(outcome)
 
     def after_part(self, verdict: Verdict | None) -> None:
         """The turn's part was graded (``verdict``) or skipped (None). In a chain its outcome joins the
@@ -208,15 +246,19 @@ class QuestionPanel(Vertical):
         is done, the verdict and the worked explanation of the whole."""
         turn = self.turn
         if turn is not None and turn.chain and turn.results:
-            self._mount_outcome(turn.results[-1])
+            outcome, mounted = self._mount_outcome(turn.results[-1])
             if not turn.done:
                 self.query_one(".verdict", Static).display = False  # the outcome above says it
-                self._ask(turn.number)
+                prompt, asked = self._ask(turn.number)
                 self.query_one(".hints", Static).display = False
                 self._open_box("")
                 self.set_reading(self.idle_reading())
-                self.call_after_refresh(self.body.scroll_end, animate=False)
+                self._when_laid_out([mounted, asked], prompt, painted=True)  # the next part in view
                 return
+            self.show_verdict(verdict, reveal=False)
+            self.show_feedback(scroll=False)
+            self._when_laid_out([mounted], outcome, top=True, painted=False)  # the last part's verdict
+            return
         self.show_verdict(verdict)
 
     def show_done(self, turn: Turn) -> None:
@@ -247,6 +289,8 @@ class QuestionPanel(Vertical):
         hints = self.query_one(".hints", Static)
         hints.update(hint_lines(self.turn.revealed))
         hints.display = bool(self.turn.revealed)
+        if hints.display:  # below the prompt and conventions: brought into view, or h seems to do nothing
+            self._when_laid_out([], hints, painted=False)
 
     def show_verdict(self, verdict: Verdict | None, reveal: bool = True) -> None:
         """The verdict (None: skipped, with the answer), then, unless unreadable, the worked explanation."""
@@ -287,19 +331,28 @@ class QuestionPanel(Vertical):
             for question, answer in instance.follow_ups
         )
 
-    def show_feedback(self) -> None:
-        """Reveal the explanation and move the focus to the body, so single keys work at once."""
+    def show_feedback(self, *, scroll: bool = True) -> None:
+        """Reveal the explanation and move the focus to the body, so single keys work at once; ``scroll``
+        brings the explanation to the top of the body once it is laid out."""
         self.prepare_feedback()  # a no-op unless Enter came before the first refresh
         self.query_one(".feedback").display = True
         self.answer_box.disabled = True
         self.body.focus()
-        self.call_after_refresh(self.scroll_feedback_into_view)  # once the explanation is laid out
+        if scroll:
+            self.call_after_refresh(self.scroll_feedback_into_view)  # once the explanation is laid out
 
     def scroll_feedback_into_view(self) -> None:
         """Scroll the explanation to the top of the body (the question stays above it)."""
         self.body.scroll_to_widget(self.query_one(".feedback"), animate=False, top=True)
 
     # --- input -----------------------------------------------------------------------------------------
+
+    def action_scroll_body(self, pages: int) -> None:
+        """PgUp/PgDn: scroll the question a page, wherever the focus is (the answer box keeps it)."""
+        if pages < 0:
+            self.body.scroll_page_up(animate=False)
+        else:
+            self.body.scroll_page_down(animate=False)
 
     @on(AnswerInput.Changed)
     def read_as_typed(self, event: AnswerInput.Changed) -> None:
@@ -346,6 +399,7 @@ class QuestionPanel(Vertical):
         open_turn = self.instance is not None and not (self.turn is not None and self.turn.done)
         if box.display and not box.has_focus and open_turn and event.character in ANSWER_START:
             box.focus()
+            box.cursor_position = len(box.value)  # the digit continues the answer
             box.insert_text_at_cursor(event.character)
             event.stop()
 
