@@ -48,6 +48,8 @@ def _private_history(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     folder = tmp_path_factory.mktemp("user")
     monkeypatch.setenv("QUIZZER_DB", str(folder / "history.sqlite3"))
     monkeypatch.setenv("QUIZZER_CONFIG", str(folder / "config.toml"))  # none: the defaults, not yours
+    # Every app a test makes refuses a history call on its UI thread: the reads run in workers.
+    monkeypatch.setenv("QUIZZER_STRICT_THREADS", "1")
 
 
 CROSSCHECK = REPO_ROOT / "tests" / "crosscheck"

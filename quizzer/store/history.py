@@ -64,6 +64,8 @@ class HistoryStore:
         self._read_failed = False
         self._outbox: list[tuple[str, str]] = []
         self._lock = _thread.RLock()  # threading's RLock, without importing threading
+        self.guard: Callable[[], None] | None = None
+        """Called before every read and write (the app's tests set one that raises on its UI thread)."""
 
     @classmethod
     def open(
@@ -261,6 +263,8 @@ class HistoryStore:
 
     def _change(self, item: Item) -> None:
         """Write ``item`` to the file; or hold it, trying the file again with everything held."""
+        if self.guard is not None:
+            self.guard()
         with self._lock:
             if self._memory is None and self._file is None:
                 raise RuntimeError("the history store is closed")
@@ -385,6 +389,8 @@ class HistoryStore:
 
     def _read(self, read: Callable[[sqlite3.Connection], _T], default: _T) -> _T:
         """``read`` on the memory copy or the file; on an error, ``default`` and (once) an error notice."""
+        if self.guard is not None:
+            self.guard()
         with self._lock:
             conn = self._memory or self._file
             if conn is None:

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+from quizzer.core.words import counted
 from quizzer.tui.messages import OpenReport, OpenScreen, ReturnToStudy
 from quizzer.tui.modes import AppModes
 from quizzer.tui.options import CramOptions, DrillOptions, MockOptions, StudyOptions
 from quizzer.tui.services import HISTORY_FAULT_SECONDS
-
-if TYPE_CHECKING:
-    from quizzer.session.past_mocks import PastMock
 
 __all__ = [
     "HISTORY_FAULT_SECONDS",
@@ -44,17 +42,16 @@ class QuizzerApp(AppModes):
             self.history_notice(severity, message)
         self.store.on_notice = self.history_notice
         start, self._start = self._start, None
-        opened = self.open_mode(start) if start is not None else None
-        if opened is None:
+        opened = await self.open_mode(start) if start is not None else False
+        if not opened:
             self.go_home()
         if self._given_bank is not None:
             self.bank = self._given_bank
-        elif opened is None:
+        elif not opened:
             self.load_bank()
         else:
             # After the question is painted (it is what you are waiting for): the worker's thread would
             # compete with the first paint for the interpreter.
-            await opened
             self.call_after_refresh(self.load_bank)
 
     @on(OpenReport)
@@ -74,11 +71,19 @@ class QuizzerApp(AppModes):
         }[event.name]()
 
     @on(ReturnToStudy)
-    def return_leeches(self, event: ReturnToStudy) -> None:
+    async def return_leeches(self, event: ReturnToStudy) -> None:
+        """Return these leeches to study, their schedule kept (read in a worker, written by the writer)."""
         event.stop()
-        returned = self.return_to_study(event.template_ids)
+        from quizzer.session.leeches import returned_to_study
+
+        cards = await self.read(self.reader.suspended, event.template_ids)
+        if cards is None:
+            return
+        for card in cards:
+            self.put_card(returned_to_study(card))
+        returned = len(cards)
         self.notify(
-            f"{returned} leech{'es' if returned != 1 else ''} back in study, "
+            f"{counted(returned, 'leech')} back in study, "
             f"{'its' if returned == 1 else 'their'} schedule as it was.",
             title="Leeches",
             markup=False,
@@ -88,19 +93,14 @@ class QuizzerApp(AppModes):
             refresh()
 
     def action_past_mocks(self) -> None:
-        from quizzer.session.past_mocks import past_mocks
         from quizzer.tui.screens.past_mocks import PastMocksScreen
 
-        def load() -> list[PastMock]:
-            self.writer.drain()
-            return past_mocks(self.store.attempts(mode="mock"), self.store.sessions())
-
-        self.open(PastMocksScreen(load, self.past_mock_report))
+        self.open(PastMocksScreen(self.reader.past_mocks, self.reader.past_mock_report))
 
     def action_stats(self) -> None:
         from quizzer.tui.screens.stats import StatsScreen
 
-        self.open(StatsScreen(self.read_stats))
+        self.open(StatsScreen(self.reader.stats))
 
     def action_help(self) -> None:
         from quizzer.tui.screens.help import HelpModal

@@ -11,7 +11,6 @@ from textual.widget import AwaitMount
 from quizzer.bank.errors import TemplateError
 from quizzer.session.drill import DrillSession
 from quizzer.session.records import Attempt
-from quizzer.tui.clock import local_midnight
 from quizzer.tui.messages import StartMode
 from quizzer.tui.options import CramOptions, DrillOptions, MockOptions, StudyOptions
 from quizzer.tui.screens.drill import DrillScreen
@@ -37,9 +36,7 @@ class AppModes(AppServices):
             while not isinstance(self.screen, HomeScreen):
                 self.pop_screen()
         else:
-            self.push_screen(
-                HomeScreen(self.study_status, self.read_progress, self.start_placement, self.read_guide)
-            )
+            self.push_screen(HomeScreen(self.reader, self.study_ids, self.start_placement))
 
     def _left(self, _result: object = None) -> None:
         """A mode or screen was left: Home, if nothing is below it but the blank default screen."""
@@ -50,36 +47,42 @@ class AppModes(AppServices):
         """Push ``screen``; when it is dismissed, Home if nothing else is below."""
         return self.push_screen(screen, callback=self._left)
 
-    def open_mode(
-        self, options: DrillOptions | MockOptions | StudyOptions | CramOptions
-    ) -> AwaitMount | None:
+    def study_ids(self) -> list[str]:
+        """Every template id the UI thread's bank knows (Home's study counts read the history over them)."""
+        return self.questions_bank().scanned_ids()
+
+    async def open_mode(self, options: DrillOptions | MockOptions | StudyOptions | CramOptions) -> bool:
+        """Open the mode ``options`` asks for, its first screen mounted; False if it could not open."""
         if isinstance(options, DrillOptions):
-            return self.start_drill(options)
+            return await self.start_drill(options)
         if isinstance(options, CramOptions):
-            return self.start_cram(options)
+            return await self.start_cram(options)
         if isinstance(options, MockOptions):
-            return self.start_mock(options)
-        return self.start_study(options)
+            return await self.start_mock(options)
+        return await self.start_study(options)
 
     @on(StartMode)
-    def start_mode(self, event: StartMode) -> None:
+    async def start_mode(self, event: StartMode) -> None:
         event.stop()
         if event.mode == "drill":
-            self.start_drill(
+            await self.start_drill(
                 DrillOptions(
                     event.topic, event.difficulty, event.template_id, event.seed, only=event.template_ids
                 )
             )
         elif event.mode == "cram":
-            self.start_cram(CramOptions(event.topic, seed=event.seed))
+            await self.start_cram(CramOptions(event.topic, seed=event.seed))
         elif event.mode == "mock":
             settings = self.settings
-            self.start_mock(MockOptions(settings.mock_count, settings.mock_minutes, event.topic, event.seed))
+            await self.start_mock(
+                MockOptions(settings.mock_count, settings.mock_minutes, event.topic, event.seed)
+            )
         elif event.mode == "study":
-            self.start_study(StudyOptions(event.topic, self.new_per_day, event.seed))
+            await self.start_study(StudyOptions(event.topic, self.new_per_day, event.seed))
 
-    def start_drill(self, options: DrillOptions | None = None) -> AwaitMount | None:
-        """Open a drill over the templates that match (a fresh seed unless one is given); None if none do."""
+    async def start_drill(self, options: DrillOptions | None = None) -> bool:
+        """Open a drill over the templates that match (a fresh seed unless one is given); False, with a
+        notice, if none do."""
         options = options or DrillOptions()
         session: DrillSession | None = None
         announced = False
@@ -93,11 +96,10 @@ class AppModes(AppServices):
                 self.placement_done(session)
 
         progress = None
-        if options.order != "random":  # the history's answers per template (a short read, before the screen)
-            from quizzer.session.progress import template_progress
-
-            self.writer.drain()
-            progress = template_progress(self.store.attempts())
+        if options.order != "random":  # the history's answers per template (read before the screen)
+            progress = await self.read(self.reader.template_progress)
+            if progress is None:
+                return False
         try:
             session = DrillSession(
                 self.questions_bank(),
@@ -117,22 +119,25 @@ class AppModes(AppServices):
             )
         except KeyError:
             self.notify(f"No template has the id {options.template_id!r}.", severity="warning", markup=False)
-            return None
+            return False
         except TemplateError as exc:
             self.notify(f"{exc}", title="This template is invalid", severity="error", markup=False)
-            return None
+            return False
         except ValueError:
             self.notify("No template matches these filters.", severity="warning")
-            return None
-        return self.open(DrillScreen(session))
+            return False
+        await self.open(DrillScreen(session))
+        return True
 
-    def start_placement(self) -> AwaitMount | None:
+    async def start_placement(self) -> bool:
         """The guided start: a placement drill of a few questions, easy to hard across the main topics; one
         left before its end is resumed where it was (its mark in the history keeps the plan)."""
         from quizzer.session.progress import PLACEMENT, placement_ids
         from quizzer.session.records import SessionMark
 
-        guide = self.read_guide()
+        guide = await self.read(self.reader.guide)
+        if guide is None:
+            return False
         seed = self.new_seed()
         if guide.resumable and guide.session is not None:
             done = len(guide.plan) - len(guide.remaining)
@@ -141,7 +146,7 @@ class AppModes(AppServices):
                 title="Start here",
                 markup=False,
             )
-            return self.start_drill(
+            return await self.start_drill(
                 DrillOptions(seed=seed, plan=guide.remaining, session_id=guide.session, placement=True)
             )
         plan = tuple(placement_ids((self.bank or self.questions_bank()).templates(), seed=seed))
@@ -149,7 +154,9 @@ class AppModes(AppServices):
         self.writer.submit(
             self.store.mark_session, SessionMark(session_id, PLACEMENT, self.wall(), len(plan), plan=plan)
         )
-        return self.start_drill(DrillOptions(seed=seed, plan=plan, session_id=session_id, placement=True))
+        return await self.start_drill(
+            DrillOptions(seed=seed, plan=plan, session_id=session_id, placement=True)
+        )
 
     def placement_done(self, session: DrillSession) -> None:
         """The placement's last planned question is answered: its mark is finished and the suggested path
@@ -161,7 +168,14 @@ class AppModes(AppServices):
             session.session_id, PLACEMENT, self.wall(), len(session.plan), finished=self.wall()
         )
         self.writer.submit(self.store.mark_session, mark)  # an upsert: only `finished` changes
-        self.suggested_path = list(self.read_guide().path)
+        self.call_later(self.announce_path)
+
+    async def announce_path(self) -> None:
+        """Say the path a finished placement suggests (read from the history, in a worker)."""
+        guide = await self.read(self.reader.guide)
+        if guide is None:
+            return
+        self.suggested_path = list(guide.path)
         self.notify(
             f"Placement done. Suggested path, weakest first: {' → '.join(self.suggested_path)}. "
             "The drill goes on; q goes back to Home.",
@@ -170,11 +184,14 @@ class AppModes(AppServices):
             markup=False,
         )
 
-    def start_cram(self, options: CramOptions | None = None) -> AwaitMount | None:
+    async def start_cram(self, options: CramOptions | None = None) -> bool:
         """Cram: a drill over the weakest templates (recent results and FSRS recall), weakest first; it
         records its attempts (mode "cram") and never changes a study card."""
         options = options or CramOptions()
-        weakest = self.cram_ids(options)
+        ids = self.questions_bank().matching_ids(topic=options.topic)
+        weakest = await self.read(self.reader.weakest, ids, options.count)
+        if weakest is None:
+            return False
         if not weakest:
             where = f" in {options.topic}" if options.topic else ""
             self.notify(
@@ -183,16 +200,16 @@ class AppModes(AppServices):
                 severity="information",
                 markup=False,
             )
-            return None
-        return self.start_drill(
+            return False
+        return await self.start_drill(
             DrillOptions(
                 seed=options.seed, order="weakest", plan=tuple(weakest), only=tuple(weakest), mode="cram"
             )
         )
 
-    def start_mock(self, options: MockOptions | None = None) -> AwaitMount | None:
+    async def start_mock(self, options: MockOptions | None = None) -> bool:
         """Open a mock's start screen (its clock starts when the set is confirmed; a draw that cannot fit
-        says why there); a plain MockOptions with a seed opens the mock at once (tests), or returns None
+        says why there); a plain MockOptions with a seed opens the mock at once (tests), or returns False
         with a notice if no template matches."""
         from quizzer.session.picking import fit_instances, pick_instances
         from quizzer.tui.screens.mock_start import MockStart, MockStartScreen
@@ -206,8 +223,9 @@ class AppModes(AppServices):
                 )
             except ValueError:
                 self.notify("No template matches these filters.", severity="warning")
-                return None
-            return self.open_mock(instances, options.minutes)
+                return False
+            await self.open_mock(instances, options.minutes)
+            return True
         given = options.instances if isinstance(options, MockStart) else ()
         save_set = options.save_set if isinstance(options, MockStart) else None
         bank, topic = self.questions_bank(), options.topic
@@ -227,7 +245,8 @@ class AppModes(AppServices):
 
         count = len(given) if given else options.count
         screen = MockStartScreen(draw, count=count, minutes=options.minutes, topic=topic, fixed=bool(given))
-        return self.push_screen(screen, callback=confirmed)
+        await self.push_screen(screen, callback=confirmed)
+        return True
 
     def save_mock_set(self, path: str, plan: MockPlan) -> None:
         """Write the set's ``id#seed`` list to ``path`` (a failure is a notification; the mock still runs)."""
@@ -262,26 +281,28 @@ class AppModes(AppServices):
         )
         return self.open(MockScreen(exam))
 
-    def start_study(self, options: StudyOptions | None = None) -> AwaitMount:
+    async def start_study(self, options: StudyOptions | None = None) -> bool:
         """Open a spaced-repetition study session over the templates (a topic's, if given)."""
         from quizzer.tui.screens.study import StudyScreen
 
-        return self.open(
-            StudyScreen(self.study_session(options or StudyOptions(new_per_day=self.new_per_day)))
-        )
+        session = await self.study_session(options or StudyOptions(new_per_day=self.new_per_day))
+        if session is None:
+            return False
+        await self.open(StudyScreen(session))
+        return True
 
-    def study_session(self, options: StudyOptions) -> StudySession:
+    async def study_session(self, options: StudyOptions) -> StudySession | None:
         """A StudySession over the history's cards (what Home counts as due and new), scheduled at the
-        settings' desired retention."""
-        from quizzer.session.queue import new_left_today
+        settings' desired retention; None if the history could not be read."""
         from quizzer.session.srs import Scheduler
         from quizzer.session.study import StudySession
 
         bank = self.questions_bank()
         template_ids = bank.matching_ids(topic=options.topic)
-        self.writer.drain()  # the cards written so far are read back
-        cards = {c.template_id: c for c in self.store.cards()}
-        limit = new_left_today(cards.values(), local_midnight(self.wall()), options.new_per_day)
+        read = await self.read(self.reader.study_cards, options.new_per_day)
+        if read is None:
+            return None
+        cards, limit = read
         return StudySession(
             bank,
             cards,

@@ -5,31 +5,31 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, TypeVar
 
 from textual import on, work
 from textual.app import App
 from textual.events import DeliveryComplete, DeliveryFailed
 from textual.reactive import var
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerFailed, WorkerState
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank, load_bank
 from quizzer.config import ConfigError, Settings, check_keymap, check_theme, save_setting
 from quizzer.session.records import Attempt, CardState
-from quizzer.tui.clock import local_midnight, utc_offset_seconds
+from quizzer.tui import ui_thread
 from quizzer.tui.messages import DeliverFile, ExportHistory
 from quizzer.tui.options import CramOptions, DrillOptions, MockOptions, StudyOptions
+from quizzer.tui.reader import HistoryReader
 from quizzer.tui.writer import HistoryWriter
 
 if TYPE_CHECKING:
-    from quizzer.bank.render import Instance
-    from quizzer.session.past_mocks import RebuiltReport
-    from quizzer.session.progress import Guide, TopicProgress
-    from quizzer.session.queue import StudyStatus
-    from quizzer.session.stats import Stats
     from quizzer.store.history import HistoryStore
 
+_T = TypeVar("_T")
+#: Set to "1" (the tests do), the history raises when the UI thread calls it: every read runs in a worker.
+STRICT_THREADS = "QUIZZER_STRICT_THREADS"
 #: How long a history fault stays on screen: until it is dismissed (a click) or resolved, in practice.
 HISTORY_FAULT_SECONDS = 24 * 3600
 
@@ -84,13 +84,31 @@ class AppServices(App[None]):
         #: The user's defaults (config.toml): the mock's size, the daily limit of new templates.
         self.settings = settings or Settings()
         self._apply_settings(config_path)
-        #: The daily limit of new templates in a study session (Home's Study button uses it too).
-        self.new_per_day = study.new_per_day if study is not None else self.settings.new_per_day
         self._given_bank = bank
         #: The bank sessions draw from on the UI thread. It validates a template when a drill first draws it,
         #: so a drill starts before the worker is done; the worker never touches it (Bank is not locked).
         self._drill_bank: Bank | None = bank
         self._seed_source = seed_source or (lambda: int.from_bytes(os.urandom(3), "big"))
+        #: Every read of the history the screens show, made in worker threads (``read``).
+        self.reader = HistoryReader(
+            store,
+            self.writer,
+            question_paths,
+            wall=wall,
+            new_per_day=study.new_per_day if study is not None else self.settings.new_per_day,
+            desired_retention=self.settings.desired_retention,
+        )
+        if os.environ.get(STRICT_THREADS) == "1":  # the tests: a history call on the UI thread raises
+            store.guard = ui_thread.refuse_on_ui_thread
+
+    @property
+    def new_per_day(self) -> int:
+        """The daily limit of new templates in a study session (Home's counts and Study button use it)."""
+        return self.reader.new_per_day
+
+    @new_per_day.setter
+    def new_per_day(self, limit: int) -> None:
+        self.reader.new_per_day = limit
 
     # --- settings (config.toml) ----------------------------------------------------------------------
 
@@ -118,6 +136,9 @@ class AppServices(App[None]):
             self.notify(str(exc), title="Settings not saved", severity="error", markup=False)
 
     # --- start and services ---------------------------------------------------------------------------
+
+    def on_load(self) -> None:
+        ui_thread.mark()  # the app's tasks (its screens and widgets) know they run on the UI thread
 
     def on_unmount(self) -> None:
         self.writer.close()  # every attempt is in the store before the command closes it
@@ -180,118 +201,22 @@ class AppServices(App[None]):
             self._drill_bank = load_bank(self.question_paths)  # reads the files' ids; parses nothing yet
         return self._drill_bank
 
-    def study_status(self) -> StudyStatus:
-        """What Home says of study (reads the history: called from Home's worker)."""
-        from quizzer.session.queue import study_status
-
-        now = self.wall()
-        return study_status(
-            self.store.cards(),
-            self.questions_bank().scanned_ids(),
-            now=now,
-            midnight=local_midnight(now),
-            new_per_day=self.new_per_day,
-            attempts=self.store.count(),
+    async def read(self, read: Callable[..., _T], *args: object) -> _T | None:
+        """Run ``read(*args)`` (one of the reader's) in a worker thread and wait for its result, so the UI
+        thread never reads the history; a failure is one notification, and None."""
+        worker: Worker[_T] = self.run_worker(
+            partial(read, *args), thread=True, exit_on_error=False, group="history-read"
         )
-
-    def read_progress(self, bank: Bank) -> list[TopicProgress]:
-        """Each topic's accuracy and mastery over ``bank`` (reads the history: called from Home's worker)."""
-        from quizzer.session.progress import topic_progress
-
-        self.writer.drain()  # what was just answered is in
-        return topic_progress(self.store.attempts(), {t.id: t.topic for t in bank.templates()})
-
-    def read_stats(self) -> Stats:
-        """The Stats screen's figures, its leeches and past mocks (reads the history: from its worker)."""
-        from quizzer.session.leeches import leeches
-        from quizzer.session.past_mocks import past_mocks
-        from quizzer.session.stats import compute_stats, difficulties, titles
-
-        self.writer.drain()  # what was just answered is in
-        now = self.wall()
-        attempts, sessions = self.store.attempts(), self.store.sessions()
-        suspended = [c for c in self.store.cards() if c.suspended is not None]
-        bank = load_bank(self.question_paths)
-        title_of = titles(bank, (c.template_id for c in suspended))
-        return compute_stats(
-            attempts,
-            now=now,
-            utc_offset_seconds=utc_offset_seconds(now),
-            sessions=sessions,
-            difficulty_of=difficulties(bank, (a.template_id for a in attempts)),
-        ).replace(
-            leeches=tuple(leeches(suspended, lambda t: title_of.get(t, t))),
-            mocks=tuple(past_mocks(attempts, sessions)),
-        )
-
-    def read_guide(self) -> Guide:
-        """Where the guided start stands (reads the history: called from Home's worker, and on the UI
-        thread when a placement starts or ends)."""
-        from quizzer.session.progress import placement_guide
-
-        self.writer.drain()
-        sessions = self.store.sessions()
-        guide = placement_guide(sessions, (), {})
-        if guide.session is None:
-            return guide
-        bank = load_bank(self.question_paths)  # its own: Home's worker calls this, and Bank is not locked
-        topics: dict[str, str] = {}
-        for template_id in guide.plan:
-            raw = bank.peek(template_id)
-            if raw is not None and isinstance(topic := raw.get("topic"), str):
-                topics[template_id] = topic
-        return placement_guide(sessions, self.store.attempts(), topics)
-
-    def past_mock_report(self, session: str) -> RebuiltReport:
-        """The report of the past mock ``session``, rebuilt from the history (see ``rebuild_report``); called
-        from the past-mocks screen's worker, so on a bank of its own (Bank is not locked)."""
-        from quizzer.session.chain import template_lookup
-        from quizzer.session.past_mocks import rebuild_report
-
-        self.writer.drain()
-        bank = load_bank(self.question_paths)
-        mine = [a for a in self.store.attempts(mode="mock") if a.session == session]
-        marks = [m for m in self.store.sessions() if m.session == session]
-
-        def generate(template_id: str, seed: int) -> Instance | None:
-            try:
-                return bank.generate(template_id, seed)
-            except (KeyError, TemplateError):
-                return None
-
-        return rebuild_report(
-            mine,
-            generate=generate,
-            template_of=template_lookup(bank),
-            minutes=marks[0].minutes if marks else None,
-        )
-
-    def return_to_study(self, template_ids: tuple[str, ...]) -> int:
-        """Return these leeches to study (their schedule kept); how many were suspended."""
-        from quizzer.session.leeches import returned_to_study
-
-        self.writer.drain()
-        cards = [c for c in self.store.cards() if c.template_id in template_ids and c.suspended is not None]
-        for card in cards:
-            self.put_card(returned_to_study(card))
-        return len(cards)
-
-    def cram_ids(self, options: CramOptions) -> list[str]:
-        """The weakest templates a cram session asks, weakest first (reads the history)."""
-        from quizzer.session.cram import weakest
-        from quizzer.session.progress import template_progress
-        from quizzer.session.srs import Scheduler
-
-        self.writer.drain()
-        now, scheduler = self.wall(), Scheduler(desired_retention=self.settings.desired_retention)
-        ranked = weakest(
-            self.questions_bank().matching_ids(topic=options.topic),
-            template_progress(self.store.attempts()),
-            {c.template_id: c for c in self.store.cards()},
-            lambda card: scheduler.retrievability(card, now),
-            options.count,
-        )
-        return [w.template_id for w in ranked]
+        try:
+            return await worker.wait()
+        except WorkerFailed as failed:
+            self.notify(
+                f"The history could not be read: {failed.error!r}",
+                title="History",
+                severity="error",
+                markup=False,
+            )
+            return None
 
     # --- files handed to the user (export, a mock's set) ------------------------------------------------
 
@@ -311,15 +236,13 @@ class AppServices(App[None]):
         )
 
     @on(ExportHistory)
-    def export_history(self, event: ExportHistory) -> None:
+    async def export_history(self, event: ExportHistory) -> None:
         """Every attempt as CSV, as `quizzer export --format csv` writes it, handed to the user."""
         event.stop()
-        from quizzer.store.rows import to_csv
-
-        self.writer.drain()
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.wall()))
-        csv_text = to_csv(self.store.attempts())
-        self.post_message(DeliverFile(csv_text, f"quizzer-history-{stamp}.csv", "history", "text/csv"))
+        csv_text = await self.read(self.reader.history_csv)
+        if csv_text is not None:
+            self.post_message(DeliverFile(csv_text, f"quizzer-history-{stamp}.csv", "history", "text/csv"))
 
     def on_delivery_complete(self, event: DeliveryComplete) -> None:
         where = f"saved to {event.path}" if event.path is not None else "sent to your browser as a download"

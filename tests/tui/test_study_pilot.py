@@ -121,7 +121,7 @@ async def test_leaving_shows_the_summary_then_q_goes_home() -> None:
     app._start = None
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        app.start_study(StudyOptions(new_per_day=2, seed=3))
+        assert await app.start_study(StudyOptions(new_per_day=2, seed=3))
         await pilot.pause()
         await answer_right(pilot, clock)
         await pilot.press("n")

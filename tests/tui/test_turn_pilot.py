@@ -153,9 +153,7 @@ async def test_keys_sent_while_a_screen_opens_do_not_land_in_its_answer_box() ->
         home = app.screen
         assert isinstance(home, HomeScreen)
         # the drill is mounted, and "n" and "7" come before it has been painted: a fast typist's keys
-        opened = app.start_drill()
-        assert opened is not None
-        await opened
+        assert await app.start_drill()
         box = app.screen.query_one(AnswerInput)
         for key in ("n", "7"):
             box.post_message(events.Key(key, key))
@@ -191,7 +189,7 @@ async def test_studying_again_reads_the_cards_written_since(tz_tokyo: None) -> N
         assert screen.session.instance is None
         await pilot.press("q")
         await pilot.pause()
-        app.start_study(StudyOptions(new_per_day=1))
+        assert await app.start_study(StudyOptions(new_per_day=1))
         await pilot.pause()
         again = app.screen
         assert isinstance(again, StudyScreen)
@@ -222,7 +220,7 @@ async def test_stats_days_are_local_days(tz_tokyo: None) -> None:
     late = WALL - 20 * 60  # 20:06 UTC on 28 May, 05:06 on 29 May in Tokyo
     store.record(Attempt("mini-product", 2, {}, "4", 4, 4, "count", "exact", 0.0, None, 5.0, 0, at=late))
     app = make_app(store=store)
-    stats = app.read_stats()
+    stats = app.reader.stats()
     today = stats.days[-1]
     assert (today.day, today.attempts) == ("2026-05-29", 1)  # Tokyo's day, not UTC's 28th
     assert stats.days[-2].attempts == 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -17,9 +17,10 @@ from textual.widgets import Button, DataTable, Footer, Header, LoadingIndicator,
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank
 from quizzer.bank.schema import DIFFICULTIES
+from quizzer.core.words import counted
 from quizzer.session.progress import Guide, TopicProgress, weakest_topic
-from quizzer.session.queue import StudyStatus
 from quizzer.tui.messages import OpenScreen, StartMode
+from quizzer.tui.reader import HistoryReader
 from quizzer.tui.widgets.lines import line, plain
 
 INTRO = "Sizing questions as interviews ask them. Pick a mode: topic filters all modes, difficulty Drill."
@@ -88,25 +89,25 @@ class HomeScreen(Screen[None]):
 
     def __init__(
         self,
-        status: Callable[[], StudyStatus],
-        progress: Callable[[Bank], list[TopicProgress]] | None = None,
-        start_here: Callable[[], object] | None = None,
-        guide: Callable[[], Guide] | None = None,
+        reader: HistoryReader,
+        study_ids: Callable[[], list[str]],
+        start_here: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
         super().__init__()
-        #: Reads what a study session would ask now (the history: called in a worker thread).
-        self.status = status
-        #: Reads each topic's accuracy and mastery over a bank (the history: called in a worker thread).
-        self.progress = progress
+        #: The history's reads: each runs in one of this screen's worker threads.
+        self.reader = reader
+        #: The template ids a study session draws from, taken on the UI thread (its bank is not shared).
+        self.study_ids = study_ids
         #: The weakest topic shown above the table (None: none has enough answers yet).
         self.weakest: TopicProgress | None = None
         #: Opens the placement drill of the guided start.
         self.start_here = start_here
-        #: Reads where the guided start stands (the history: called in a worker thread).
-        self.guide = guide
 
     #: The bank the topic table shows.
     _shown_bank: object = None
+
+    #: Each template's topic, from the bank the table shows (taken on the UI thread).
+    _topics: dict[str, str] | None = None
 
     def on_mount(self) -> None:
         self.query_one("#topic-table", DataTable).display = False
@@ -118,22 +119,26 @@ class HomeScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         self.show_due()  # a study session or a mock may have changed them
-        if isinstance(self._shown_bank, Bank):
-            self.show_progress(self._shown_bank)
+        if self._topics is not None:
+            self.show_progress(self._topics)
+
+    def show_due(self) -> None:
+        """What a study session would ask now, the size of the history and the guided start."""
+        self.read_due(self.study_ids())
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="store")
-    def show_due(self) -> None:
-        """What a study session would ask now, and the size of the history (read off the UI thread)."""
-        status = self.status()
+    def read_due(self, template_ids: list[str]) -> None:
+        """Read the study counts over ``template_ids`` and the guided start (off the UI thread)."""
+        status = self.reader.study_status(template_ids)
         text = line(
             "Study: ",
             (str(status.due), "bold"),
             " due · ",
             (str(status.new_left), "bold"),
             f" new left today (limit {status.new_per_day})",
-            f" · history: {status.attempts} attempt{'s' if status.attempts != 1 else ''}",
+            f" · history: {counted(status.attempts, 'attempt')}",
         )
-        guide = self.guide() if self.guide is not None else Guide()
+        guide = self.reader.guide()
         self.app.call_from_thread(self.query_one("#study-due", Static).update, text)
         self.app.call_from_thread(self.show_guide, status.attempts == 0, guide)
 
@@ -200,14 +205,13 @@ class HomeScreen(Screen[None]):
         table.display = True
         self.show_problems(bank.problems())
         self.query_one("#start-drill", Button).focus()
-        self.show_progress(bank)
+        self._topics = {t.id: t.topic for t in templates}
+        self.show_progress(self._topics)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="home-progress")
-    def show_progress(self, bank: Bank) -> None:
+    def show_progress(self, topics: dict[str, str]) -> None:
         """Each topic's accuracy and mastery, read from the history off the UI thread."""
-        if self.progress is None:
-            return
-        progress = self.progress(bank)
+        progress = self.reader.progress(topics)
         self.app.call_from_thread(self.fill_progress, progress)
 
     def fill_progress(self, progress: list[TopicProgress]) -> None:
@@ -249,7 +253,7 @@ class HomeScreen(Screen[None]):
             return
         shown = 3
         parts: list[str | tuple[str, str]] = [
-            (f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in the question packs", "bold"),
+            (f"{counted(len(problems), 'problem')} in the question packs", "bold"),
             " (those templates are skipped; `quizzer check` lists every one):",
         ]
         parts += [f"\n• {problem}" for problem in problems[:shown]]
@@ -290,10 +294,10 @@ class HomeScreen(Screen[None]):
     def action_stats(self) -> None:
         self.post_message(OpenScreen("stats"))
 
-    def action_start_here(self) -> None:
+    async def action_start_here(self) -> None:
         """The guided start's placement drill."""
         if self.start_here is not None:
-            self.start_here()
+            await self.start_here()
 
     def action_weakest(self) -> None:
         """Drill the weakest topic (nothing, with a notice, until a topic has enough answers)."""

@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.events import Key
 from textual.message import Message
 from textual.widget import Widget
@@ -200,10 +201,14 @@ class QuestionPanel(Vertical):
             self.call_after_refresh(on_screen)
 
         def on_screen() -> None:
+            try:
+                body, box = self.body, self.answer_box
+            except NoMatches:
+                return  # the screen was left (its widgets removed) before its question was painted
             if target is not None and target.is_attached:
-                self.body.scroll_to_widget(target, animate=False, top=top)
+                body.scroll_to_widget(target, animate=False, top=top)
             if painted and asked == self._asked:  # not a question already replaced by another
-                self.answer_box.ready = True
+                box.ready = True
                 if self.turn is not None:
                     self.turn.shown()  # its time starts now
                 self.post_message(self.Painted())
@@ -313,18 +318,22 @@ class QuestionPanel(Vertical):
         instance = self.instance
         if instance is None or self._prepared is instance:
             return
+        try:
+            teaching_widget = self.query_one(".teaching", Static)
+            follow_ups = self.query_one(".follow-ups", Vertical)
+            body = self.body
+        except NoMatches:
+            return  # the screen was left (its widgets removed) before this came
         self._prepared = instance
         # rich's Markdown pulls in pygments: imported here, after the first question is painted
         from rich.markdown import Markdown as RichMarkdown
 
         teaching = CachedRenderable(RichMarkdown(teaching_markdown(instance), hyperlinks=False))
-        body = self.body
         width = body.region.width - body.styles.gutter.width
         # the width it will have: the body's, less a scrollbar once the explanation makes it scroll
         options = self.app.console_options.update(highlight=False)
         teaching.warm(self.app.console, options, {width, width - body.styles.scrollbar_size_vertical})
-        self.query_one(".teaching", Static).update(teaching)
-        follow_ups = self.query_one(".follow-ups", Vertical)
+        teaching_widget.update(teaching)
         follow_ups.remove_children()
         follow_ups.mount_all(
             Collapsible(Static(plain(answer)), title=plain(f"Follow-up: {question}"), collapsed=True)  # type: ignore[arg-type]  # Content works; the hint says str

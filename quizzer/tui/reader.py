@@ -1,0 +1,189 @@
+"""HistoryReader: every read of the history the app shows, made in worker threads, never on the UI thread."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from quizzer.bank.loader import load_bank
+from quizzer.tui.clock import local_midnight, utc_offset_seconds
+from quizzer.tui.writer import HistoryWriter
+
+if TYPE_CHECKING:
+    from quizzer.bank.render import Instance
+    from quizzer.session.past_mocks import PastMock, RebuiltReport
+    from quizzer.session.progress import Guide, TemplateProgress, TopicProgress
+    from quizzer.session.queue import StudyStatus
+    from quizzer.session.records import CardState
+    from quizzer.session.stats import Stats
+    from quizzer.store.history import HistoryStore
+
+
+class HistoryReader:
+    """The reads behind Home (study due, progress, the guided start), Stats, past mocks, study and cram at
+    their start, leeches and export. Each is called in a worker thread (the app's ``read``, or a screen's
+    ``@work(thread=True)``), first waits for the writes submitted so far, and touches no bank the UI thread
+    uses: what it needs of the bank comes in as plain values taken on the UI thread, or from a bank it loads
+    for itself in that call.
+    """
+
+    def __init__(
+        self,
+        store: HistoryStore,
+        writer: HistoryWriter,
+        question_paths: Sequence[str],
+        *,
+        wall: Callable[[], float],
+        new_per_day: int,
+        desired_retention: float,
+    ) -> None:
+        self.store = store
+        self.writer = writer
+        self.question_paths = list(question_paths)
+        self.wall = wall
+        self.new_per_day = new_per_day
+        self.desired_retention = desired_retention
+
+    # --- Home ---------------------------------------------------------------------------------------------
+
+    def study_status(self, template_ids: Sequence[str]) -> StudyStatus:
+        """What a study session over ``template_ids`` would ask now, and the size of the history."""
+        from quizzer.session.queue import study_status
+
+        self.writer.drain()
+        now = self.wall()
+        return study_status(
+            self.store.cards(),
+            template_ids,
+            now=now,
+            midnight=local_midnight(now),
+            new_per_day=self.new_per_day,
+            attempts=self.store.count(),
+        )
+
+    def progress(self, topics: dict[str, str]) -> list[TopicProgress]:
+        """Each topic's accuracy and mastery; ``topics`` maps the bank's template ids to their topics."""
+        from quizzer.session.progress import topic_progress
+
+        self.writer.drain()
+        return topic_progress(self.store.attempts(), topics)
+
+    def guide(self) -> Guide:
+        """Where the guided start stands: a placement to resume, or the path a finished one suggests."""
+        from quizzer.session.progress import placement_guide
+
+        self.writer.drain()
+        sessions = self.store.sessions()
+        guide = placement_guide(sessions, (), {})
+        if guide.session is None:
+            return guide
+        bank = load_bank(self.question_paths)  # its own: reads the files' ids, then the plan's files
+        topics: dict[str, str] = {}
+        for template_id in guide.plan:
+            raw = bank.peek(template_id)
+            if raw is not None and isinstance(topic := raw.get("topic"), str):
+                topics[template_id] = topic
+        return placement_guide(sessions, self.store.attempts(), topics)
+
+    # --- Stats, past mocks, export ---------------------------------------------------------------------
+
+    def stats(self) -> Stats:
+        """The Stats screen's figures, its leeches and past mocks."""
+        from quizzer.session.leeches import leeches
+        from quizzer.session.past_mocks import past_mocks
+        from quizzer.session.stats import compute_stats, difficulties, titles
+
+        self.writer.drain()
+        now = self.wall()
+        attempts, sessions = self.store.attempts(), self.store.sessions()
+        suspended = [c for c in self.store.cards() if c.suspended is not None]
+        bank = load_bank(self.question_paths)
+        title_of = titles(bank, (c.template_id for c in suspended))
+        return compute_stats(
+            attempts,
+            now=now,
+            utc_offset_seconds=utc_offset_seconds(now),
+            sessions=sessions,
+            difficulty_of=difficulties(bank, (a.template_id for a in attempts)),
+        ).replace(
+            leeches=tuple(leeches(suspended, lambda t: title_of.get(t, t))),
+            mocks=tuple(past_mocks(attempts, sessions)),
+        )
+
+    def past_mocks(self) -> list[PastMock]:
+        """Every finished or unfinished mock, newest first."""
+        from quizzer.session.past_mocks import past_mocks
+
+        self.writer.drain()
+        return past_mocks(self.store.attempts(mode="mock"), self.store.sessions())
+
+    def past_mock_report(self, session: str) -> RebuiltReport:
+        """The report of the past mock ``session``, rebuilt from the history (see ``rebuild_report``)."""
+        from quizzer.bank.errors import TemplateError
+        from quizzer.session.chain import template_lookup
+        from quizzer.session.past_mocks import rebuild_report
+
+        self.writer.drain()
+        bank = load_bank(self.question_paths)
+        mine = [a for a in self.store.attempts(mode="mock") if a.session == session]
+        marks = [m for m in self.store.sessions() if m.session == session]
+
+        def generate(template_id: str, seed: int) -> Instance | None:
+            try:
+                return bank.generate(template_id, seed)
+            except (KeyError, TemplateError):
+                return None
+
+        return rebuild_report(
+            mine,
+            generate=generate,
+            template_of=template_lookup(bank),
+            minutes=marks[0].minutes if marks else None,
+        )
+
+    def history_csv(self) -> str:
+        """Every attempt as CSV, as `quizzer export --format csv` writes it."""
+        from quizzer.store.rows import to_csv
+
+        self.writer.drain()
+        return to_csv(self.store.attempts())
+
+    # --- what a mode reads before it starts ---------------------------------------------------------------
+
+    def study_cards(self, new_per_day: int) -> tuple[dict[str, CardState], int]:
+        """Every study card by template id, and how many new templates are left today of ``new_per_day``."""
+        from quizzer.session.queue import new_left_today
+
+        self.writer.drain()
+        cards = {c.template_id: c for c in self.store.cards()}
+        return cards, new_left_today(cards.values(), local_midnight(self.wall()), new_per_day)
+
+    def template_progress(self) -> dict[str, TemplateProgress]:
+        """Each template's answers so far (a drill ordered by weakness or by what is unseen)."""
+        from quizzer.session.progress import template_progress
+
+        self.writer.drain()
+        return template_progress(self.store.attempts())
+
+    def weakest(self, template_ids: Sequence[str], count: int) -> list[str]:
+        """The weakest of ``template_ids`` a cram session asks, weakest first (recent results and recall)."""
+        from quizzer.session.cram import weakest
+        from quizzer.session.progress import template_progress
+        from quizzer.session.srs import Scheduler
+
+        self.writer.drain()
+        now, scheduler = self.wall(), Scheduler(desired_retention=self.desired_retention)
+        ranked = weakest(
+            template_ids,
+            template_progress(self.store.attempts()),
+            {c.template_id: c for c in self.store.cards()},
+            lambda card: scheduler.retrievability(card, now),
+            count,
+        )
+        return [w.template_id for w in ranked]
+
+    def suspended(self, template_ids: Sequence[str]) -> list[CardState]:
+        """The cards of ``template_ids`` that are suspended leeches."""
+        self.writer.drain()
+        wanted = set(template_ids)
+        return [c for c in self.store.cards() if c.template_id in wanted and c.suspended is not None]
