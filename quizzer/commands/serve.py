@@ -3,33 +3,32 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
-import ipaddress
 import os
 import sys
-from typing import Any
+
+from quizzer.commands.serve_policy import (
+    DEFAULT_MAX_TABS,
+    WILDCARD_HOSTS,
+    is_loopback,
+    origin_of,
+    served_origins,
+)
 
 #: What `quizzer serve` says, in one line, when the optional extra is not installed.
 MISSING_EXTRA = "quizzer serve needs the serve extra: pip install 'quizzer[serve]' (or make serve)"
-#: How long a tab's app may take to quit once asked (its tab closed, or the server stopping), in seconds.
-APP_EXIT_S = 10.0
-#: The addresses that bind every interface: a browser cannot use them in a URL.
-WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
-
-def is_loopback(host: str) -> bool:
-    """Whether binding ``host`` keeps the server to this machine (``localhost`` or an address in 127.0.0.0/8
-    or ::1); a name other than ``localhost`` may resolve anywhere, so it does not count.
-
-    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("::1"), is_loopback("0.0.0.0")
-    (True, True, True, False)
-    """
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+__all__ = [
+    "MISSING_EXTRA",
+    "WILDCARD_HOSTS",
+    "allowed_origins",
+    "exposure_warning",
+    "is_loopback",
+    "max_tabs",
+    "public_url",
+    "run",
+    "served_command",
+    "served_environment",
+]
 
 
 def exposure_warning(host: str) -> str | None:
@@ -92,67 +91,31 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     try:
-        import textual_serve.server
-        from textual_serve.app_service import AppService
-        from textual_serve.server import Server
+        import textual_serve.server  # noqa: F401  (imported here: the extra is optional)
     except ImportError:
         print(MISSING_EXTRA, file=sys.stderr)
         return 2
-    if not 0 < args.port < 65536:
-        print(f"quizzer serve: --port must be from 1 to 65535, not {args.port}", file=sys.stderr)
+    problem = _problem(args)
+    if problem:
+        print(f"quizzer serve: {problem}", file=sys.stderr)
         return 2
     warning = exposure_warning(args.host)
     if warning:
         print(warning, file=sys.stderr)
     os.environ.update(served_environment(args.db, args.questions))  # each tab's process copies os.environ
     url = public_url(args.host, args.port, args.public_url)
-    open_browser = args.open
-    tabs: set[asyncio.Task[object]] = set()  # the websocket handlers, one per open browser tab
+    from quizzer.commands.serve_server import QuizzerServer
 
-    class TabApp(AppService):
-        """textual-serve's app process, waited for when it stops: textual-serve reads its output to the end
-        but never reaps it, and a server stopped right after a tab closed then ends its event loop with the
-        process unreaped (a RuntimeError traceback as Python exits)."""
-
-        async def stop(self) -> None:
-            await super().stop()
-            process = self._process
-            if process is not None and process.returncode is None:
-                try:
-                    await asyncio.wait_for(process.wait(), APP_EXIT_S)
-                except TimeoutError:
-                    process.kill()
-                    await process.wait()
-
-    textual_serve.server.AppService = TabApp  # type: ignore[misc]  # what handle_websocket starts per tab
-
-    class QuizzerServer(Server):
-        """textual-serve's server, saying where it is in one line, opening the browser with --open, and
-        closing every tab's app when it stops (aiohttp would otherwise wait up to a minute for open tabs)."""
-
-        async def on_startup(self, app: object) -> None:
-            self.console.print(f"quizzer serve: open {self.public_url} in a browser; Ctrl+C stops the server")
-            if open_browser:  # in a thread: a console browser would hold the server up
-                import webbrowser
-
-                asyncio.get_running_loop().run_in_executor(None, webbrowser.open, self.public_url)
-
-        async def handle_websocket(self, request: Any) -> Any:
-            task = asyncio.current_task()
-            assert task is not None
-            tabs.add(task)
-            try:
-                return await super().handle_websocket(request)
-            finally:
-                tabs.discard(task)
-
-        async def on_shutdown(self, app: object) -> None:
-            # textual-serve's handler takes the cancellation as "close": it asks the app to quit, waits for
-            # it (the app closes its history), then closes the websocket.
-            for task in tabs:
-                task.cancel()
-
-    server = QuizzerServer(served_command(), host=args.host, port=args.port, title="quizzer", public_url=url)
+    server = QuizzerServer(
+        served_command(),
+        origins=served_origins(args.host, args.port, url, allowed_origins(args)),
+        max_tabs=max_tabs(args),
+        open_browser=args.open,
+        host=args.host,
+        port=args.port,
+        title="quizzer",
+        public_url=url,
+    )
     try:
         server.serve()
     except OSError as exc:  # the port is taken, the address is not this machine's...
@@ -161,3 +124,30 @@ def _serve(args: argparse.Namespace) -> int:
         )
         return 2
     return 0
+
+
+# --max-tabs and --allow-origin are read with getattr: a parser built without them (cli.py's before they were
+# added) still serves, with the default cap and no extra origin.
+def max_tabs(args: argparse.Namespace) -> int:
+    """How many tabs may be open at once: --max-tabs, else DEFAULT_MAX_TABS."""
+    given = getattr(args, "max_tabs", None)
+    return DEFAULT_MAX_TABS if given is None else int(given)
+
+
+def allowed_origins(args: argparse.Namespace) -> list[str]:
+    """The origins given with --allow-origin (none by default)."""
+    given = getattr(args, "allow_origin", None) or []
+    return [given] if isinstance(given, str) else list(given)
+
+
+def _problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options, in words, or None."""
+    if not 0 < args.port < 65536:
+        return f"--port must be from 1 to 65535, not {args.port}"
+    if max_tabs(args) < 1:
+        return f"--max-tabs must be at least 1, not {max_tabs(args)}"
+    given = [("--allow-origin", url) for url in allowed_origins(args)]
+    for flag, url in [("--public-url", args.public_url), *given] if args.public_url else given:
+        if origin_of(url) is None:
+            return f"{flag} must be an http:// or https:// address, e.g. http://my-laptop:8000, not {url!r}"
+    return None

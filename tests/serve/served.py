@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -9,7 +10,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
@@ -35,6 +36,49 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def app_pids(served: Served) -> list[int]:
+    """The processes the server started (with `exec`, the shell each tab's app runs in is the app)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # it ended meanwhile
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == served.proc.pid:  # the field after the name: ppid
+                pids.append(int(entry.name))
+    return pids
+
+
+def rss_mib(pid: int) -> float:
+    """The resident memory of process ``pid`` (VmRSS), in MiB; 0 once it has ended."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    found = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
+    return int(found.group(1)) / 1024 if found else 0.0
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` exists and has not ended (an ended one not yet reaped is a zombie, state Z)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+async def ends(pid: int, within_s: float) -> bool:
+    """Whether process ``pid`` ends within ``within_s`` seconds (looked at every 0.1 s)."""
+    deadline = time.monotonic() + within_s
+    while running(pid):
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.1)
+    return True
 
 
 def accepts(host: str, port: int) -> bool:
@@ -99,7 +143,13 @@ def serving(*args: str, cwd: Path) -> Iterator[Served]:
                 raise AssertionError(f"quizzer serve did not listen:\n{served.out}\n{served.err}")
             time.sleep(0.05)
         yield served
-    finally:
+    except BaseException as failure:  # the test's own failure stays in front of one the stop may add
+        try:
+            served.stop()
+        except AssertionError as stop_failure:
+            failure.add_note(f"and then: {stop_failure}")
+        raise
+    else:
         served.stop()
 
 
@@ -122,20 +172,35 @@ class Tab:
     async def wait_for(self, pattern: str, timeout_s: float = PATIENCE_S) -> re.Match[str] | None:
         """The first match of the regular expression ``pattern`` on the screen; None after ``timeout_s``."""
         compiled = re.compile(pattern)
+        if await self.wait_until(
+            lambda data: compiled.search(screen_text(data)) is not None, timeout_s, pattern
+        ):
+            return compiled.search(self.text)
+        return None
+
+    async def wait_until(
+        self,
+        done: Callable[[bytes], bool],
+        timeout_s: float = PATIENCE_S,
+        what: str = "",
+        every_s: float = 1.0,
+    ) -> bool:
+        """Whether ``done(the bytes so far)`` comes true within ``timeout_s``; ``done`` is asked after each
+        message and at least every ``every_s`` seconds. A tab closed meanwhile fails, naming ``what``."""
         deadline = time.monotonic() + timeout_s
-        while not (found := compiled.search(screen_text(self.data))):
+        while not done(self.data):
             left_s = deadline - time.monotonic()
             if left_s <= 0:
-                return None
+                return False
             try:
-                message = await self.websocket.receive(timeout=left_s)
+                message = await self.websocket.receive(timeout=min(left_s, every_s))
             except TimeoutError:
-                return None
+                continue
             if message.type == aiohttp.WSMsgType.BINARY:
                 self.data += message.data
             elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
-                raise AssertionError(f"the tab closed before {pattern!r}; last screen:\n{self.text[-2000:]}")
-        return found
+                raise AssertionError(f"the tab closed before {what!r}; last screen:\n{self.text[-2000:]}")
+        return True
 
     async def closed(self, timeout_s: float = PATIENCE_S) -> bool:
         """Whether the server closes this tab within ``timeout_s`` (what the app writes meanwhile is kept)."""
@@ -158,10 +223,14 @@ class Tab:
 
 
 @asynccontextmanager
-async def tab(served: Served, width: int = 100, height: int = 32) -> AsyncIterator[Tab]:
-    """A websocket to ``served`` as a browser tab of ``width`` x ``height`` cells opens it (its own app)."""
+async def tab(
+    served: Served, width: int = 100, height: int = 32, *, query: str | None = None, origin: str | None = None
+) -> AsyncIterator[Tab]:
+    """A websocket to ``served`` as a browser tab of ``width`` x ``height`` cells opens it (its own app), or
+    with ``query`` as its address's query; ``origin`` is the Origin header a browser sends (None: none)."""
+    query = f"width={width}&height={height}" if query is None else query
     async with (
         aiohttp.ClientSession() as session,
-        session.ws_connect(f"{served.url}/ws?width={width}&height={height}") as websocket,
+        session.ws_connect(f"{served.url}/ws?{query}", origin=origin) as websocket,
     ):
         yield Tab(websocket)
