@@ -1,4 +1,5 @@
-"""A real browser (`make test-browser`): headless Chromium opens `quizzer serve`, drills, the attempt is kept.
+"""A real browser (`make test-browser`): headless Chromium opens `quizzer serve`, drills, the attempt is kept;
+the page asks no other host for anything, and a tab over the cap says why it closed.
 
 Never skipped: without /usr/bin/chromium, /usr/bin/chromedriver or selenium the test fails and says why
 (make test-browser installs them). It saves docs/browser.png, the README's picture.
@@ -6,10 +7,12 @@ Never skipped: without /usr/bin/chromium, /usr/bin/chromedriver or selenium the 
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from served import PATIENCE_S, screen_text, serving
@@ -79,6 +82,7 @@ def start_chromium(profile: Path) -> Any:
     options.binary_location = str(CHROMIUM)
     for flag in (*FLAGS, f"--user-data-dir={profile}"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})  # the network log: requested()
     driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_SCREEN})
     driver.execute_cdp_cmd(
@@ -86,6 +90,19 @@ def start_chromium(profile: Path) -> Any:
         {"width": WIDTH_PX, "height": HEIGHT_PX, "deviceScaleFactor": 1, "mobile": False},
     )
     return driver
+
+
+def requested(driver: Any) -> list[str]:
+    """Every URL the page asked for since the last call (documents, styles, scripts, fonts, images,
+    fetches, websockets), from Chromium's network log (DevTools' Network events)."""
+    urls = []
+    for entry in driver.get_log("performance"):
+        event = json.loads(entry["message"])["message"]
+        if event["method"] == "Network.requestWillBeSent":
+            urls.append(event["params"]["request"]["url"])
+        elif event["method"] == "Network.webSocketCreated":
+            urls.append(event["params"]["url"])
+    return urls
 
 
 def screen(driver: Any) -> str:
@@ -153,3 +170,55 @@ def test_a_drill_in_headless_chromium(tmp_path: Path) -> None:
     finally:
         store.close()
     assert [(a.mode, a.answer.endswith(ANSWER)) for a in attempts] == [("drill", True)]
+
+
+def test_the_page_asks_no_other_host(tmp_path: Path) -> None:
+    driver = start_chromium(tmp_path / "profile")
+    try:
+        with serving("--db", str(tmp_path / "history.sqlite3"), cwd=tmp_path) as served:
+            requested(driver)  # what Chromium's own start page asked for is not the page's
+            driver.get(served.url)
+            expect(driver, HOME)
+            expect(driver, HOME_LOADED)
+            fonts = driver.execute_async_script(  # the page's fonts, once every one asked for has loaded
+                "const done = arguments[arguments.length - 1];"
+                "document.fonts.ready.then(() => done([...document.fonts].map((f) => [f.family, f.status])));"
+            )
+            urls = requested(driver)
+            driver.get("about:blank")
+            assert served.stop() == 0
+    finally:
+        driver.quit()
+    here = f"127.0.0.1:{served.port}"
+    elsewhere = [
+        url for url in urls if urlsplit(url).scheme not in ("data", "blob") and urlsplit(url).netloc != here
+    ]
+    assert elsewhere == [], f"the page asked other hosts: {elsewhere}"
+    assert f"http://{here}/static/fonts/RobotoMono-VariableFont_wght.ttf" in urls, urls
+    assert ["Roboto Mono", "loaded"] in fonts, fonts
+    assert f"ws://{here}/ws" in [url.split("?")[0] for url in urls], urls
+
+
+def test_a_tab_over_the_cap_says_why_it_closed(tmp_path: Path) -> None:
+    driver = start_chromium(tmp_path / "profile")
+    try:
+        with serving("--max-tabs", "1", "--db", str(tmp_path / "history.sqlite3"), cwd=tmp_path) as served:
+            driver.get(served.url)
+            expect(driver, HOME)
+            driver.switch_to.new_window("tab")
+            driver.get(served.url)
+            deadline = time.monotonic() + PATIENCE_S
+            shown = ""
+            while time.monotonic() < deadline and "--max-tabs" not in shown:
+                time.sleep(0.1)
+                shown = driver.execute_script(
+                    "return document.body.classList.contains('-closed') ?"
+                    " document.querySelector('.closed-dialog .message').textContent : ''"
+                )
+            driver.close()
+            driver.switch_to.window(driver.window_handles[0])
+            driver.get("about:blank")
+            assert served.stop() == 0
+    finally:
+        driver.quit()
+    assert shown == "quizzer serve: 1 tab is open, the most allowed (--max-tabs). Close one, then Restart."
