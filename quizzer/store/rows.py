@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -69,7 +70,11 @@ def to_json(attempts: list[Attempt]) -> str:
 
 
 def to_csv(attempts: list[Attempt]) -> str:
-    """A header row, then one row per attempt; variables (and carried answers) as JSON, None as empty."""
+    """A header row, then one row per attempt; variables (and carried answers) as JSON, None as empty.
+
+    Numbers stay numbers (a negative relative error is written ``-0.5``); every text cell passes through
+    ``csv_cell``, so no cell reaches a spreadsheet as a formula or a terminal as an escape sequence.
+    """
     import csv  # here: only an export needs it
     import io
 
@@ -81,5 +86,32 @@ def to_csv(attempts: list[Attempt]) -> str:
         row["variables"] = json.dumps(row["variables"])
         if row["carried"] is not None:
             row["carried"] = json.dumps(row["carried"])
-        writer.writerow(row.values())
+        writer.writerow([csv_cell(value) for value in row.values()])
     return out.getvalue()
+
+
+#: The first characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: The control characters, as quizzer.bank.control.CONTROL (the store imports no bank; a test compares them).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def csv_cell(value: Any) -> Any:
+    r"""A CSV cell: a text starting with ``=``, ``+``, ``-``, ``@``, tab or carriage return gets a leading
+    ``'`` (a spreadsheet then shows it as text, never evaluates it), then every control character but
+    newline and tab is written as its escape (``\x1b``), as the verbs write them to a terminal. Anything
+    else (numbers, None) is returned as it is.
+
+    >>> csv_cell("=HYPERLINK(1)"), csv_cell("-16.4M"), csv_cell("16.4M"), csv_cell(-0.5)
+    ("'=HYPERLINK(1)", "'-16.4M", '16.4M', -0.5)
+    >>> csv_cell("\r=1+1\x1b[2J")
+    "'\\x0d=1+1\\x1b[2J"
+    """
+    if not isinstance(value, str):
+        return value
+    text = "'" + value if value.startswith(FORMULA_START) else value
+    return _CONTROL.sub(_escape, text) if _CONTROL.search(text) else text
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\x{ord(match.group()):02x}"
