@@ -7,8 +7,10 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
+from typing import TextIO, cast
 
 from quizzer import __version__
+from quizzer.bank.control import visible
 from quizzer.core.errors import QuizzerError
 
 Parser = argparse.ArgumentParser
@@ -277,11 +279,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()  # not a terminal: the app cannot run, so say what can
             return 0
         args.verb, args.questions = "tui", []
+    name = VERBS[args.verb][0] if args.verb in VERBS else args.verb
+    saved = sys.stdout, sys.stderr
+    if name not in _APP_VERBS:  # no control character from a pack, a history or the settings is written
+        sys.stdout, sys.stderr = _escaped(sys.stdout), _escaped(sys.stderr)
     try:
-        module = import_module(f"quizzer.commands.{VERBS[args.verb][0] if args.verb in VERBS else args.verb}")
+        module = import_module(f"quizzer.commands.{name}")
         return int(module.run(args, parser))
     except QuizzerError as exc:
-        print(f"quizzer {args.verb}: {exc}", file=sys.stderr)
+        print(f"quizzer {args.verb}: {visible(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `quizzer list | head`
         return 0
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+#: The modules of the verbs that run the app: Textual writes escape sequences of its own to the terminal.
+_APP_VERBS = ("tui", "serve")
+
+
+def _escaped(stream: TextIO) -> TextIO:
+    """``stream`` writing every control character but newline and tab as an escape (commands/terminal.py)."""
+    from quizzer.commands.terminal import EscapedStream
+
+    return cast(TextIO, EscapedStream(stream))

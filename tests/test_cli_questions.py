@@ -230,6 +230,7 @@ FOUND_AT_LOAD = [
     "non_finite_choice",
     "text_mistake",
     "bad_display",
+    "control_chars",
 ]
 FOUND_AT_GENERATION = [
     "non_finite",

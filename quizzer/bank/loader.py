@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from quizzer.bank.control import CONTROL, neutralised, visible
 from quizzer.bank.errors import TemplateError
+from quizzer.bank.files import NotAFile, TooLarge, Unreadable, parse_toml, read_regular
 from quizzer.bank.limits import MAX_FILE_BYTES
 from quizzer.bank.schema import Template, parse_template
 from quizzer.core.checks import did_you_mean
@@ -29,9 +30,11 @@ class Bank:
     A file is parsed when a template in it is first needed (``get`` finds it by a text scan for its id
     line, made only in the files whose text holds the id; ``ids``, ``templates`` and ``problems`` parse
     everything); a template is validated on first use.
-    Problems (unreadable files, files over ``MAX_FILE_BYTES``, text that is not UTF-8, TOML syntax errors,
-    files of the wrong shape, duplicate ids, invalid templates) are collected; they never stop the other
-    templates loading, and no method raises for anything a file contains.
+    Problems (unreadable files, files over ``MAX_FILE_BYTES``, anything but a regular file, text that is
+    not UTF-8, TOML syntax errors, files of the wrong shape, duplicate ids, invalid templates) are
+    collected; they never stop the other templates loading, and no method raises for anything a file
+    contains. A template whose texts or keys hold a control character is invalid (named by its first such
+    field), and its table as ``peek`` returns it shows them as escapes: no pack can drive the terminal.
     """
 
     def __init__(self) -> None:
@@ -43,10 +46,19 @@ class Bank:
         self._valid: dict[str, Template] = {}
         self._invalid: dict[str, TemplateError] = {}
         self._failed: dict[str, TemplateError] = {}
+        self._control: dict[str, TemplateError] = {}  # templates whose texts held control characters
         self.file_problems: list[TemplateError] = []
 
     def add_file(self, path: str) -> None:
-        """Add one TOML file (parsed on demand); a file over ``MAX_FILE_BYTES`` is reported and skipped."""
+        """Add one TOML file (parsed on demand); a file over ``MAX_FILE_BYTES``, anything but a regular file
+        (a folder, a FIFO, a device: never opened), or a path holding a control character (named with
+        escapes: a problem is shown in the terminal and on Home) is reported and skipped."""
+        if CONTROL.search(path):
+            message = (
+                "its name holds a control character (shown as \\xNN); rename it (its templates are skipped)"
+            )
+            self.file_problems.append(TemplateError(visible(path), None, None, message))
+            return
         try:
             text = _read(path)
         except OSError:
@@ -54,6 +66,9 @@ class Bank:
             return  # reported when the file is parsed
         except _TooLarge as exc:
             self.file_problems.append(TemplateError(path, None, None, str(exc)))
+            return
+        except NotAFile as exc:
+            self.file_problems.append(TemplateError(path, None, None, _not_a_file(exc)))
             return
         self._files.append(path)
         self._unscanned[path] = text
@@ -105,7 +120,7 @@ class Bank:
             self.file_problems.append(TemplateError(path, None, field, message))
 
         try:
-            data = _load_toml(path)
+            data, may_hold_control = _load_toml(path)
         except _Unreadable as exc:
             problem(None, str(exc))
             return
@@ -141,7 +156,10 @@ class Bank:
                     )
                 )
             else:
-                self._raw[tid] = (path, raw)
+                table, fields = neutralised(raw) if may_hold_control else (raw, [])
+                if fields:
+                    self._control[tid] = _control_problem(path, visible(tid), fields)
+                self._raw[tid] = (path, table)
 
     def _parse_all(self) -> None:
         for path in self._files:
@@ -203,6 +221,9 @@ class Bank:
             raise self._invalid[template_id]
         if not self._locate(template_id):
             raise KeyError(template_id)
+        if template_id in self._control:
+            self._invalid[template_id] = self._control[template_id]
+            raise self._control[template_id]
         path, raw = self._raw[template_id]
         try:
             template = parse_template(raw, path)
@@ -277,52 +298,62 @@ class _Unreadable(Exception):
 
 
 def _read(path: str) -> bytes:
-    """The bytes of ``path``; raises OSError, or _TooLarge past ``MAX_FILE_BYTES`` (never reading more)."""
-    with open(path, "rb") as fh:
-        size = os.fstat(fh.fileno()).st_size
-        data = b"" if size > MAX_FILE_BYTES else fh.read(size + 1)  # no MiB buffer for every small file
-        if size < len(data) <= MAX_FILE_BYTES:  # more than fstat said (it grew; a pipe or /proc file)
-            data += fh.read(MAX_FILE_BYTES + 1 - len(data))
-    if size > MAX_FILE_BYTES or len(data) > MAX_FILE_BYTES:
+    """The bytes of ``path``; raises OSError, NotAFile for anything but a regular file (a FIFO is never
+    opened: reading it would block), or _TooLarge past ``MAX_FILE_BYTES`` (never reading more)."""
+    try:
+        return read_regular(path, MAX_FILE_BYTES)
+    except TooLarge as exc:
         raise _TooLarge(
-            f"the file is {max(size, len(data)):,} bytes, over the limit of {MAX_FILE_BYTES:,} bytes "
+            f"the file is {exc.size:,} bytes, over the limit of {MAX_FILE_BYTES:,} bytes "
             f"({MAX_FILE_BYTES // (1 << 20)} MiB) for one pack file; split it into several files "
             "(its templates are skipped)"
-        )
-    return data
+        ) from None
 
 
-def _load_toml(path: str) -> dict[str, Any]:
-    """The parsed file; raises _Unreadable with a message naming what is wrong and where."""
+def _not_a_file(exc: NotAFile) -> str:
+    return f"is {exc}, not a file: skipped (only regular files are read)"
+
+
+def _control_problem(path: str, template_id: str, fields: list[str]) -> TemplateError:
+    """The problem of a template whose texts (or keys) hold control characters: its first such field, and
+    the next few."""
+    also = ""
+    if len(fields) > 1:
+        also = f" (so do {', '.join(fields[1:4])}{', …' if len(fields) > 4 else ''})"
+    return TemplateError(
+        path,
+        template_id,
+        fields[0],
+        f"holds a control character{also}: a terminal acts on it instead of showing it (ESC, \\u001b, "
+        "starts the sequences that retitle a window, clear the screen or set the clipboard); a text may "
+        "hold newlines and tabs only (the template is skipped)",
+    )
+
+
+#: What a TOML file must hold for its parsed values to hold a control character other than tab and newline:
+#: an escape that can make one, or a C1 character as UTF-8 (TOML refuses the other control characters
+#: written as they are). Most files hold neither, and their templates are not walked.
+_MAY_HOLD_CONTROL = re.compile(rb"\\[bfrUuex]|\xc2[\x80-\x9f]")
+
+
+def _load_toml(path: str) -> tuple[dict[str, Any], bool]:
+    """The parsed file, and whether its values may hold a control character; raises _Unreadable with a
+    message naming what is wrong and where."""
     try:
         data = _read(path)
     except OSError as exc:
         raise _Unreadable(f"cannot read: {exc.strerror or exc}") from None
     except _TooLarge as exc:
         raise _Unreadable(str(exc)) from None
+    except NotAFile as exc:
+        raise _Unreadable(_not_a_file(exc)) from None
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise _Unreadable(
-            f"is not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line}, column {column} cannot be "
-            "decoded; save the file as UTF-8 (its templates are skipped)"
-        ) from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise _Unreadable(f"TOML syntax error: {exc}") from None
-    except RecursionError:
-        raise _Unreadable("arrays or tables nest too deeply to read (its templates are skipped)") from None
-    except MemoryError:
-        raise _Unreadable("too large to read (its templates are skipped)") from None
-    except ValueError as exc:  # tomllib lets int()'s digit limit through: x = 1111...1 (5,000 digits)
-        if "integer string conversion" in str(exc):
-            raise _Unreadable(
-                "cannot be read: an integer in it has more than 4,300 digits (its templates are skipped)"
-            ) from None
-        raise _Unreadable(f"cannot be read: {exc}") from None
+        return parse_toml(data), _MAY_HOLD_CONTROL.search(data) is not None
+    except Unreadable as exc:
+        message = str(exc)
+        if message.startswith("TOML syntax error"):
+            raise _Unreadable(message) from None
+        raise _Unreadable(f"{message} (its templates are skipped)") from None
 
 
 def load_bank(paths: Iterable[str]) -> Bank:

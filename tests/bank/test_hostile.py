@@ -67,6 +67,12 @@ CASES = {
         "generate",
     ),
     "text_flood": ("text-flood", "prompt", "the texts of one instance pass 100,000 characters", "generate"),
+    "control_chars": (
+        "control-chars",
+        "title",
+        "holds a control character (so do prompt, conventions[0]",
+        "load",
+    ),
 }
 
 
