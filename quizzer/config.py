@@ -51,25 +51,53 @@ _FIELDS: dict[str, tuple[type, float]] = {
     "leech_lapses": (int, 0),
 }
 _KNOWN = (*_FIELDS, "desired_retention", "theme", "keymap")
+#: Bytes of config.toml read at most: a settings file holds a few hundred.
+MAX_CONFIG_BYTES = 1 << 20
 #: The range of ``desired_retention`` (inclusive): fsrs's schedule is poor outside it.
 RETENTION_RANGE = (0.7, 0.99)
 #: What a binding id looks like (quizzer's are kebab-case); any other is quoted in messages.
 _PLAIN_ID = re.compile(r"[A-Za-z0-9_-]+")
 #: One key of a keymap value: a name or a character, with modifiers ("j", "ctrl+n", "question_mark", "?").
 _KEY = re.compile(r"[^\s,]+")
+#: The modifiers a key may carry, as Textual names them in the keys it reads from a terminal.
+MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
+#: Textual's names of the keys that type no character (textual.keys.Keys, the kitty keyboard protocol's
+#: functional keys, and "newline", its alias of ctrl+j), written out here: config.py never imports textual.
+#: A key that types a character is the character or its name (``question_mark``), checked with unicodedata.
+#: tests/test_config_errors.py compares this list with textual's.
+KEY_NAMES = frozenset(
+    (
+        *"backspace delete down end enter escape home insert left newline pagedown pageup return right "
+        "space tab up".split(),
+        *(f"f{n}" for n in range(1, 36)),
+        *"add caps_lock decimal divide equal iso_level3_shift iso_level5_shift kp_begin left_alt "
+        "left_control left_hyper left_meta left_shift left_super lower_volume media_fast_forward media_pause "
+        "media_play media_play_pause media_record media_reverse media_rewind media_stop media_track_next "
+        "media_track_previous menu multiply mute_volume num_lock pause print_screen raise_volume right_alt "
+        "right_control right_hyper right_meta right_shift right_super scroll_lock separator subtract".split(),
+    )
+)
+#: Textual's shorter names for some characters (textual.keys.KEY_NAME_REPLACEMENTS), and the Unicode names
+#: with a dash that "_" cannot be read back into.
+_CHARACTER_NAMES = {
+    "slash": "/",
+    "backslash": "\\",
+    "at": "@",
+    "minus": "-",
+    "plus": "+",
+    "underscore": "_",
+    "less_than_sign": "<",
+    "greater_than_sign": ">",
+}
+_RENAMED = frozenset({"solidus", "reverse_solidus", "commercial_at", "hyphen_minus", "plus_sign", "low_line"})
 
 
 def load_settings(path: str) -> Settings:
-    """The settings in ``path``; the defaults when there is no such file. Raises ConfigError."""
-    try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
+    """The settings in ``path``; the defaults when there is no such file. Raises ConfigError (one line,
+    naming the file and the key where there is one) for every other failure."""
+    data = _read(path)
+    if data is None:
         return Settings()
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read it: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: TOML syntax error: {exc}") from None
     values: dict[str, Any] = {}
     for key, value in data.items():
         if key == "theme":
@@ -93,6 +121,31 @@ def load_settings(path: str) -> Settings:
             raise ConfigError(f"{path}: {key} must be {'more than' if kind is float else 'at least'} {least}")
         values[key] = kind(value)
     return Settings(**values)
+
+
+def _read(path: str) -> dict[str, Any] | None:
+    """The table config.toml holds, None when there is no file; ConfigError for a file that cannot be read
+    (a folder or a FIFO in its place, no permission, over MAX_CONFIG_BYTES, not UTF-8, not TOML, nested
+    too deeply, an integer over 4,300 digits)."""
+    from quizzer.bank.files import NotAFile, TooLarge, Unreadable, parse_toml, read_regular
+
+    try:
+        data = read_regular(path, MAX_CONFIG_BYTES)
+    except FileNotFoundError:
+        return None
+    except NotAFile as exc:
+        raise ConfigError(f"{path}: cannot read it: it is {exc}, not a file") from None
+    except TooLarge as exc:
+        raise ConfigError(
+            f"{path}: cannot read it: {exc.size:,} bytes, over the limit of {MAX_CONFIG_BYTES:,} for the "
+            "settings"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    try:
+        return parse_toml(data)
+    except Unreadable as exc:
+        raise ConfigError(f"{path}: {exc}") from None
 
 
 def _retention(path: str, value: object) -> float:
@@ -120,8 +173,68 @@ def _keymap(path: str, table: object) -> tuple[tuple[str, str], ...]:
                 f"{path}: keymap.{_id(binding_id)} must be a key, or keys separated by commas, "
                 'e.g. "j" or "ctrl+n,j"'
             )
+        for key in names:
+            problem = key_problem(key)
+            if problem is not None:
+                raise ConfigError(f"{path}: keymap.{_id(binding_id)}: {key!r} is not a key: {problem}")
         pairs.append((binding_id, ",".join(names)))
     return tuple(pairs)
+
+
+def key_problem(key: str) -> str | None:
+    """Why ``key`` (one key of a keymap value, no comma) is no key Textual can bind, or None when it is.
+
+    A key is a character (``j``, ``?``), Textual's name of one (``question_mark``, ``slash``) or of a key
+    that types none (``enter``, ``pageup``, ``f5``), after modifiers among MODIFIERS, each at most once.
+
+    >>> [key_problem(k) for k in ("j", "?", "ctrl+shift+up", "question_mark", "alt+f5", "+")]
+    [None, None, None, None, None, None]
+    >>> key_problem("ctrl+shift+nonsense")[:37]
+    "'nonsense' is no key Textual knows: w"
+    >>> key_problem("cmd+a")
+    "'cmd' is no modifier (ctrl, shift, alt, meta, super, hyper)"
+    >>> key_problem("ctrl+ctrl+a"), key_problem("ctrl+")
+    ("'ctrl' is given twice", 'no key follows the modifiers')
+    """
+    if len(key) == 1:
+        return None if key.isprintable() and not key.isspace() else "a key must be a printable character"
+    *modifiers, name = key.split("+")
+    for i, modifier in enumerate(modifiers):
+        if modifier not in MODIFIERS:
+            return f"{modifier!r} is no modifier ({', '.join(MODIFIERS)})"
+        if modifier in modifiers[:i]:
+            return f"{modifier!r} is given twice"
+    if not name:
+        return "no key follows the modifiers"
+    if len(name) == 1 and name.isprintable() and not name.isspace():
+        return None
+    if name in KEY_NAMES or _names_a_character(name):
+        return None
+    return (
+        f"{name!r} is no key Textual knows: write a character, or a name such as enter, escape, tab, space, "
+        "up, pageup, f5 or question_mark"
+    )
+
+
+def _names_a_character(name: str) -> bool:
+    """Whether ``name`` is Textual's name of a printable character that is not a letter or a digit (those
+    are named by themselves): its Unicode name, lower case, "_" for spaces and dashes, some shortened."""
+    import unicodedata  # only for a keymap with such a name
+
+    if name in _RENAMED:  # Textual reads "/" as "slash", never "solidus"
+        return False
+    character = _CHARACTER_NAMES.get(name)
+    if character is None:
+        try:
+            character = unicodedata.lookup(name.replace("_", " ").upper())
+        except KeyError:
+            return False
+    if len(character) != 1 or character.isalnum() or not character.isprintable():
+        return False
+    return (
+        name in _CHARACTER_NAMES
+        or unicodedata.name(character, "").lower().replace("-", "_").replace(" ", "_") == name
+    )
 
 
 def check_keymap(path: str, keymap: Iterable[tuple[str, str]], binding_ids: Collection[str]) -> None:
@@ -181,23 +294,32 @@ def save_setting(path: str, key: str, value: str) -> None:
     """
     if key not in SAVED_KEYS:
         raise ValueError(f"the app saves only {', '.join(SAVED_KEYS)}, not {key!r}")
+    from quizzer.bank.files import NotAFile, TooLarge, Unreadable, parse_toml, read_regular
+
     target = os.path.realpath(path)
     try:
-        with open(target, encoding="utf-8", newline="") as fh:
-            text: str | None = fh.read()
+        data: bytes | None = read_regular(target, MAX_CONFIG_BYTES)
     except FileNotFoundError:
-        text = None
-    except (OSError, UnicodeDecodeError) as exc:
+        data = None
+    except NotAFile as exc:
+        raise ConfigError(f"{path}: cannot save the {key}: it is {exc}, not a file") from None
+    except TooLarge as exc:
+        raise ConfigError(
+            f"{path}: cannot save the {key}: the file holds {exc.size:,} bytes, over the limit of "
+            f"{MAX_CONFIG_BYTES:,}"
+        ) from None
+    except OSError as exc:
         raise ConfigError(f"{path}: cannot save the {key}: cannot read the file: {_reason(exc)}") from None
-    if text is None:
+    if data is None:
         new_text = _NEW_FILE_TOP + _with_key("", key, value) + _NEW_FILE_END
     else:
         if os.stat(target).st_mode & 0o222 == 0:  # even root, for whom a write would succeed, leaves it alone
             raise ConfigError(f"{path}: cannot save the {key}: the file is read-only")
         try:
-            before = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{path}: cannot save the {key}: TOML syntax error: {exc}") from None
+            before = parse_toml(data)
+        except Unreadable as exc:
+            raise ConfigError(f"{path}: cannot save the {key}: {exc}") from None
+        text = data.decode("utf-8")  # parse_toml has decoded it once
         new_text = _with_key(text, key, value)
         if tomllib.loads(new_text) != {**before, key: value}:  # never write a file that reads differently
             raise ConfigError(f"{path}: cannot save the {key}: the file's layout is beyond this editor")
