@@ -10,6 +10,7 @@ from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank
 from quizzer.bank.render import Instance, generate
 from quizzer.bank.schema import Template
+from quizzer.core.words import counted
 
 #: How far the expected minutes of a fitted mock may be from its limit: ±20%.
 BUDGET_SLACK = 0.2
@@ -68,11 +69,15 @@ def _number(value: float) -> str:
 
 
 def _no_set(count: int, verb: str, minutes: float, which: str, total: float) -> str:
-    """ "no 8 questions fit 5 minutes: the shortest 8 take 14" (one: "no question fits ...")."""
+    """ "no 8 questions fit 5 minutes: the shortest 8 take 14" (one: "no question fits 1 minute: ...").
+
+    >>> _no_set(2, "fit", 1, "shortest", 3), _no_set(1, "fill", 5, "longest", 2)
+    ('no 2 questions fit 1 minute: the shortest 2 take 3', 'no question fills 5 minutes: the longest takes 2')
+    """
     if count == 1:
-        return f"no question {verb}s {_number(minutes)} minutes: the {which} takes {_number(total)}"
+        return f"no question {verb}s {counted(minutes, 'minute')}: the {which} takes {_number(total)}"
     return (
-        f"no {count} questions {verb} {_number(minutes)} minutes: the {which} {count} take {_number(total)}"
+        f"no {count} questions {verb} {counted(minutes, 'minute')}: the {which} {count} take {_number(total)}"
     )
 
 
@@ -134,18 +139,18 @@ def fit_instances(
             _, i, j = best
         total += rest[j].minutes - chosen[i].minutes
         chosen[i], rest[j] = rest[j], chosen[i]
-    raise ValueError(f"no {count} questions found whose minutes add up to {_number(minutes)} (±20%)")
+    raise ValueError(
+        f"no {counted(count, 'question')} found whose minutes add up to {_number(minutes)} (±20%)"
+    )
 
 
 #: The first line of a set file (``quizzer mock --save-set``); lines starting with # are comments.
-SET_HEADER = (
-    "# quizzer mock set: {count} questions, {minutes} minutes; replay with `quizzer mock --set-file FILE`"
-)
+SET_HEADER = "# quizzer mock set: {count}, {minutes}; replay with `quizzer mock --set-file FILE`"
 
 
 def format_set(instances: list[Instance] | tuple[Instance, ...], minutes: float) -> str:
     """A set file's text: a header comment, then one ``id#seed`` a line (``parse_set`` reads it back)."""
-    header = SET_HEADER.format(count=len(instances), minutes=_number(minutes))
+    header = SET_HEADER.format(count=counted(len(instances), "question"), minutes=counted(minutes, "minute"))
     return header + "\n" + "".join(f"{i.id}\n" for i in instances)
 
 

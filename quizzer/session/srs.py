@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import fsrs
 
+from quizzer.core.words import counted
 from quizzer.session.records import CardState
 
 #: fsrs's four ratings, worst first.
@@ -88,7 +89,7 @@ def rating_reason(
         if verdict not in _RIGHT:
             return "hard", f"hard: part {number} {_said(verdict)}" if chain else f"hard: {_said(verdict)}"
     if hints > 0:
-        return "hard", f"hard: right, but {hints} hint{'s' if hints != 1 else ''}"
+        return "hard", f"hard: right, but {counted(hints, 'hint')}"
     expected_seconds = expected_minutes * 60.0
     took = f"{_duration(seconds)} of {_duration(expected_seconds)}"
     if seconds <= 0.5 * expected_seconds:

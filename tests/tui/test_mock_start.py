@@ -117,3 +117,46 @@ async def test_a_replayed_set_is_shown_and_started_as_given() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert [i.id for i in app.screen.exam.instances] == ["mini-product#11", "embedding-table-params#12"]
+
+
+async def test_an_empty_or_invalid_field_says_why_and_nothing_starts() -> None:
+    """On main, emptying the minutes kept the last draw on screen and enter started it."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("m")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MockStartScreen)
+        count = screen.query_one("#mock-start-count", Input)
+        count.value = "2"  # two questions take 3 minutes: 3 fits
+        minutes = screen.query_one("#mock-start-minutes", Input)
+        minutes.value = "3"
+        await pilot.pause()
+        assert text(app, "#mock-start-total") == "2 questions · 3 minutes · expected total 3 min"
+        for typed, why in [
+            ("", "✗ type the minutes: a number above 0, at most 600"),
+            ("0", "✗ type the minutes: a number above 0, at most 600"),
+            ("inf", "✗ type the minutes: a number above 0, at most 600"),
+            ("601", "✗ type the minutes: a number above 0, at most 600"),
+        ]:
+            minutes.value = typed
+            await pilot.pause()
+            assert text(app, "#mock-start-total") == why
+            assert text(app, "#mock-start-list") == ""  # the last draw is not kept behind it
+            assert screen.query_one("#mock-start-go").disabled
+            minutes.focus()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is screen  # nothing started
+        minutes.value = "3"
+        count.value = ""
+        await pilot.pause()
+        assert text(app, "#mock-start-total") == "✗ type how many questions: a whole number from 1 to 100"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is screen
+        count.value = "1"  # one question of 1 minute fills 1 minute: the singulars
+        minutes.value = "1"
+        await pilot.pause()
+        assert text(app, "#mock-start-total").startswith("1 question · 1 minute · ")

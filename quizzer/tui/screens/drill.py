@@ -11,6 +11,7 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Header
 
+from quizzer.core.words import counted
 from quizzer.session.drill import DrillSession
 from quizzer.tui.widgets.lines import dim, instance_label, line
 from quizzer.tui.widgets.question_panel import QuestionPanel
@@ -129,7 +130,7 @@ class DrillScreen(Screen[None]):
             for _, url in references:
                 self.app.open_url(url)
             n = len(references)
-            self.notify(f"Opened {n} reference{'s' if n != 1 else ''} in the browser.", markup=False)
+            self.notify(f"Opened {counted(n, 'reference')} in the browser.", markup=False)
 
     def action_answer(self) -> None:
         if not self.session.done:

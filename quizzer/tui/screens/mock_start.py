@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -14,6 +15,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from quizzer.bank.render import Instance
 from quizzer.core.record import Record
+from quizzer.core.words import counted
 from quizzer.tui.options import MockOptions
 from quizzer.tui.widgets.lines import line, plain
 
@@ -35,6 +37,33 @@ def minutes_text(value: float) -> str:
     ('20', '7.5')
     """
     return f"{value:g}"
+
+
+#: The largest mock the start screen draws: more questions or minutes than an interview has is a typo.
+MAX_COUNT, MAX_MINUTES = 100, 600
+
+
+def field_problem(count: str, minutes: str) -> str | None:
+    """Why the count or minutes typed cannot start a mock, in a sentence; None when both read.
+
+    >>> field_problem("8", "20") is None, field_problem("8", "0")
+    (True, 'type the minutes: a number above 0, at most 600')
+    >>> field_problem("", "20")
+    'type how many questions: a whole number from 1 to 100'
+    """
+    try:
+        n = int(count)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= MAX_COUNT:
+        return f"type how many questions: a whole number from 1 to {MAX_COUNT}"
+    try:
+        m = float(minutes)
+    except ValueError:
+        m = 0.0
+    if not (math.isfinite(m) and 0 < m <= MAX_MINUTES):
+        return f"type the minutes: a number above 0, at most {MAX_MINUTES}"
+    return None
 
 
 class MockStartScreen(Screen[MockPlan | None]):
@@ -94,6 +123,10 @@ class MockStartScreen(Screen[MockPlan | None]):
             self.instances, self.problem = self.draw(self.count, self.minutes), ""
         except ValueError as exc:
             self.instances, self.problem = None, str(exc)
+        self.show_draw()
+
+    def show_draw(self) -> None:
+        """The drawn set and its expected total, or why there is none (Start is then disabled)."""
         total = self.query_one("#mock-start-total", Static)
         listing = self.query_one("#mock-start-list", Static)
         self.query_one("#mock-start-go", Button).disabled = self.instances is None
@@ -104,7 +137,7 @@ class MockStartScreen(Screen[MockPlan | None]):
         expected = sum(i.minutes for i in self.instances)
         total.update(
             line(
-                f"{len(self.instances)} questions · {minutes_text(self.minutes)} minutes · "
+                f"{counted(len(self.instances), 'question')} · {counted(self.minutes, 'minute')} · "
                 f"expected total {minutes_text(expected)} min",
             )
         )
@@ -116,20 +149,16 @@ class MockStartScreen(Screen[MockPlan | None]):
 
     @on(Input.Changed)
     def change(self, event: Input.Changed) -> None:
-        """A new count or minutes: redraw (a value that does not read yet is left for the next key)."""
-        try:
-            if event.input.id == "mock-start-count":
-                count = int(event.value)
-                if count < 1:
-                    return
-                self.count = count
-            else:
-                minutes = float(event.value)
-                if not minutes > 0:
-                    return
-                self.minutes = minutes
-        except ValueError:
+        """A new count or minutes: redraw; a field that is empty or out of range shows why, and nothing
+        can start until it is put right (the last draw is not kept behind it)."""
+        count = self.query_one("#mock-start-count", Input).value
+        minutes = self.query_one("#mock-start-minutes", Input).value
+        problem = field_problem(count, minutes)
+        if problem is not None:
+            self.instances, self.problem = None, problem
+            self.show_draw()
             return
+        self.count, self.minutes = int(count), float(minutes)
         self.redraw()
 
     @on(Input.Submitted)

@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from quizzer.core.words import counted
 from quizzer.session.past_mocks import PastMock, RebuiltReport
 from quizzer.tui.screens.stats import mock_cells
 
@@ -75,7 +76,7 @@ class PastMocksScreen(Screen[None]):
         if rebuilt.left_out:
             n = rebuilt.left_out
             whose = "their templates" if n != 1 else "its template"
-            note = f"{n} question{'s' if n != 1 else ''} left out: {whose} changed or left the bank since."
+            note = f"{counted(n, 'question')} left out: {whose} changed or left the bank since."
         self.app.push_screen(MockReportScreen(rebuilt.report, note=note))
 
     def action_back(self) -> None:

@@ -16,6 +16,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from quizzer.core.words import counted
 from quizzer.session.past_mocks import PastMock
 from quizzer.session.stats import DayStats, Stats, heatmap_grid
 from quizzer.tui.clock import clock_text
@@ -76,7 +77,7 @@ def heatmap_table(cells: tuple[DayStats, ...]) -> Table:
     legend = Text("less ", style="dim")
     for mark in SHADES:
         legend.append(mark + " ", style="dim" if mark == SHADES[0] else "green")
-    table.add_row("", legend.append(f"more (most: {most} answers a day)", style="dim"))
+    table.add_row("", legend.append(f"more (most: {counted(most, 'answer')} a day)", style="dim"))
     return table
 
 
@@ -172,7 +173,9 @@ def stats_renderable(stats: Stats) -> RenderableType:
         more = f"all {len(stats.mocks)}" if len(stats.mocks) > MOCKS_SHOWN else "them"
         parts += [mocks, Text(f"  p lists {more} and reopens their reports", style="dim"), Text("")]
     most = max((d.attempts for d in stats.days), default=0) or 1
-    trend = Table(title=f"The last {len(stats.days)} days", title_justify="left", box=None, padding=(0, 1))
+    trend = Table(
+        title=f"The last {counted(len(stats.days), 'day')}", title_justify="left", box=None, padding=(0, 1)
+    )
     trend.add_column("day")
     trend.add_column("attempts", justify="right")
     trend.add_column("")

@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Header
 
+from quizzer.core.words import counted
 from quizzer.session.srs import RATINGS, short_interval
 from quizzer.session.study import StudySession, StudySummary
 from quizzer.tui.widgets.lines import dim, instance_label, line
@@ -177,7 +178,7 @@ class StudyScreen(Screen[None]):
         leech = self.session.leech
         if leech is not None:
             lapses = self.session.cards[leech].lapses
-            times = f"{lapses} time{'s' if lapses != 1 else ''}"
+            times = counted(lapses, "time")
             self.notify(
                 f"{self.session.title(leech)} failed {times} in study: it is a leech, suspended from study. "
                 "Stats (t on Home) lists it: l there drills the leeches, u returns them to study.",
