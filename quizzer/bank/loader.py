@@ -151,8 +151,8 @@ class Bank:
                         path,
                         tid,
                         "id",
-                        f'write the id on a line of its own, as id = "{tid}", so the template can be found '
-                        "without parsing every file; this template is skipped",
+                        f'write the id on a line of its own, as id = "{visible(tid)}", so the template can '
+                        "be found without parsing every file; this template is skipped",
                     )
                 )
             else:

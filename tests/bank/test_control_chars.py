@@ -285,3 +285,25 @@ def test_any_character_in_a_title_is_kept_or_refused_as_the_rule_says(code: int,
             assert bank.get("mini-product").title == f"A {character}product"
         else:
             assert [(p.template_id, p.field) for p in problems] == [("mini-product", "title")]
+
+
+def test_no_problem_says_a_control_character_it_read(tmp_path: Path) -> None:
+    """Problems are shown on Home too, where nothing escapes them: every one is written with escapes."""
+    plants = {
+        "id.toml": MINI.replace('id = "mini-product"', 'id = "mini\\u001b]0;x\\u0007"'),
+        "key.toml": MINI.replace(
+            "[template.variables]", '[template.variables]\n"c\\u001b[2J" = { range = [1, 2] }'
+        ),
+        "top.toml": '"\\u001b]0;x\\u0007" = 1\n' + MINI.replace("mini-product", "top-product"),
+        "text.toml": MINI.replace("mini-product", "text-product").replace('"A product"', '"\\u009b2J"'),
+        "name\x1b[2J.toml": MINI.replace("mini-product", "name-product"),
+    }
+    for name, text in plants.items():
+        planted(tmp_path, text, name)
+    problems = load_bank([str(tmp_path)]).problems()
+    assert len(problems) >= len(plants)
+    for problem in problems:
+        shown = str(problem)
+        assert C0_BYTES.search(shown.encode("utf-8")) is None, shown
+        assert C1_CHARS.search(shown) is None, shown
+        assert problem.field is None or C1_CHARS.search(problem.field) is None

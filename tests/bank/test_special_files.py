@@ -129,8 +129,13 @@ def test_a_path_swapped_for_a_fifo_after_the_stat_is_not_waited_on(
 
     fifo = tmp_path / "x.toml"
     os.mkfifo(fifo)
-    regular = os.stat(DATA / "good" / "mini.toml")
-    monkeypatch.setattr(files.os, "stat", lambda path: regular)  # the stat saw a regular file
+    regular, real_stat = os.stat(DATA / "good" / "mini.toml"), os.stat
+
+    def saw_a_file(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        """The stat before the open saw a regular file (the path was swapped for a FIFO after it)."""
+        return regular if os.fspath(path) == str(fifo) else real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(files.os, "stat", saw_a_file)
     with pytest.raises(files.NotAFile, match="named pipe"):
         _within(5, lambda: files.read_regular(str(fifo), 1 << 20), fifo)
 
@@ -159,11 +164,10 @@ def _within(seconds: float, call: object, *fifos: Path) -> object:
     thread.join(seconds)
     if thread.is_alive():
         for fifo in fifos:
-            if fifo.exists() and not fifo.is_file():
-                try:
-                    os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-                except OSError:
-                    pass
+            try:
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                pass
         thread.join(5)
         pytest.fail(f"still running after {seconds} s: blocked on a FIFO")
     if "error" in result:
