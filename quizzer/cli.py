@@ -214,6 +214,19 @@ def _serve(p: Parser) -> None:
         help="the address browsers reach the server at, e.g. http://my-laptop:8000 "
         "(default: http://HOST:PORT; with --host 0.0.0.0 other machines need it)",
     )
+    p.add_argument(
+        "--max-tabs",
+        type=int,
+        metavar="N",
+        help="the most browser tabs open at once, each its own app (default: 8); one more is refused",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="let pages at URL (an origin, e.g. https://quiz.example) open tabs too; repeatable",
+    )
     _db(p)
 
 

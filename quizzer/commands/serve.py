@@ -126,18 +126,14 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-# --max-tabs and --allow-origin are read with getattr: a parser built without them (cli.py's before they were
-# added) still serves, with the default cap and no extra origin.
 def max_tabs(args: argparse.Namespace) -> int:
     """How many tabs may be open at once: --max-tabs, else DEFAULT_MAX_TABS."""
-    given = getattr(args, "max_tabs", None)
-    return DEFAULT_MAX_TABS if given is None else int(given)
+    return DEFAULT_MAX_TABS if args.max_tabs is None else int(args.max_tabs)
 
 
 def allowed_origins(args: argparse.Namespace) -> list[str]:
     """The origins given with --allow-origin (none by default)."""
-    given = getattr(args, "allow_origin", None) or []
-    return [given] if isinstance(given, str) else list(given)
+    return list(args.allow_origin)
 
 
 def _problem(args: argparse.Namespace) -> str | None:
