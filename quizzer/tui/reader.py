@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from quizzer.bank.control import CONTROL, visible
 from quizzer.bank.loader import load_bank
+from quizzer.session.records import Attempt
 from quizzer.tui.clock import local_midnight, utc_offset_seconds
 from quizzer.tui.writer import HistoryWriter
 
@@ -17,6 +19,33 @@ if TYPE_CHECKING:
     from quizzer.session.records import CardState
     from quizzer.session.stats import Stats
     from quizzer.store.history import HistoryStore
+
+
+#: The text fields of an attempt a screen may show (Stats, past mocks and their reports).
+_SHOWN_FIELDS = (
+    "template_id",
+    "answer",
+    "unit",
+    "verdict",
+    "mode",
+    "session",
+    "topic",
+    "mistake",
+    "mistake_title",
+)
+
+
+def shown(attempts: list[Attempt]) -> list[Attempt]:
+    """``attempts`` with every control character in their texts written as its escape (``\\x1b``): an
+    imported side file may hold anything, and Textual passes ESC and C1 through to the terminal. An attempt
+    without one is returned as it is (its id still finds its template)."""
+    out = []
+    for a in attempts:
+        texts = {name: getattr(a, name) for name in _SHOWN_FIELDS}
+        if any(isinstance(t, str) and CONTROL.search(t) for t in texts.values()):
+            a = a.replace(**{n: visible(t) for n, t in texts.items() if isinstance(t, str)})
+        out.append(a)
+    return out
 
 
 class HistoryReader:
@@ -95,7 +124,7 @@ class HistoryReader:
 
         self.writer.drain()
         now = self.wall()
-        attempts, sessions = self.store.attempts(), self.store.sessions()
+        attempts, sessions = shown(self.store.attempts()), self.store.sessions()
         suspended = [c for c in self.store.cards() if c.suspended is not None]
         bank = load_bank(self.question_paths)
         title_of = titles(bank, (c.template_id for c in suspended))
@@ -106,7 +135,7 @@ class HistoryReader:
             sessions=sessions,
             difficulty_of=difficulties(bank, (a.template_id for a in attempts)),
         ).replace(
-            leeches=tuple(leeches(suspended, lambda t: title_of.get(t, t))),
+            leeches=tuple(leeches(suspended, lambda t: title_of.get(t, visible(t)))),
             mocks=tuple(past_mocks(attempts, sessions)),
         )
 
@@ -115,7 +144,7 @@ class HistoryReader:
         from quizzer.session.past_mocks import past_mocks
 
         self.writer.drain()
-        return past_mocks(self.store.attempts(mode="mock"), self.store.sessions())
+        return past_mocks(shown(self.store.attempts(mode="mock")), self.store.sessions())
 
     def past_mock_report(self, session: str) -> RebuiltReport:
         """The report of the past mock ``session``, rebuilt from the history (see ``rebuild_report``)."""
@@ -125,7 +154,7 @@ class HistoryReader:
 
         self.writer.drain()
         bank = load_bank(self.question_paths)
-        mine = [a for a in self.store.attempts(mode="mock") if a.session == session]
+        mine = [a for a in shown(self.store.attempts(mode="mock")) if a.session == session]
         marks = [m for m in self.store.sessions() if m.session == session]
 
         def generate(template_id: str, seed: int) -> Instance | None:

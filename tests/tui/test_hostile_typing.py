@@ -81,3 +81,74 @@ async def test_hostile_text_in_every_answer_box(start: str) -> None:
         shown = " ".join(str(w.render()) for w in app.screen.query(Static) if w.display)
         if start != "browse":
             assert "[b]x[/b]" in shown, "the answer is quoted as typed"
+
+
+#: An escape sequence that clears the screen and one that sets the clipboard (OSC 52), as a crafted side
+#: file can put them in the history.
+HOSTILE_HISTORY = "\x1b[2J\x1b]52;c;cHduZWQ=\x07\x9b31m"
+
+
+def _no_control(text: str) -> bool:
+    return not any(c in text for c in ("\x1b", "\x07", "\x9b"))
+
+
+async def test_history_text_reaches_the_screen_escaped() -> None:
+    """A mistake title, a topic and an answer holding escape sequences are shown as ``\\x1b``, in Stats and
+    in a past mock's report, never as raw control characters (Textual passes ESC and C1 through)."""
+    import io
+
+    from rich.console import Console
+    from snapshot_app import WALL
+
+    from quizzer.session.records import Attempt, SessionMark
+    from quizzer.store.history import HistoryStore
+    from quizzer.tui.screens.mock_report import MockReportScreen, report_markdown
+    from quizzer.tui.screens.past_mocks import PastMocksScreen
+    from quizzer.tui.screens.stats import StatsScreen
+
+    store = HistoryStore.memory()
+    app = make_app(store=store)
+    q = app.questions_bank().generate("mini-product", 3)
+    store.mark_session(SessionMark("m1", "mock", WALL - 600, 1, minutes=10, finished=WALL - 60))
+    store.record(
+        Attempt(
+            q.template_id, q.seed, q.variables, f"{q.value}{HOSTILE_HISTORY}", q.value, q.value, "count",
+            "wrong", 0.5, "m", 30.0, 0, mode="mock", at=WALL - 120, session="m1",
+            topic=f"testing{HOSTILE_HISTORY}", minutes=1, mistake_title=f"Slip{HOSTILE_HISTORY}",
+        )
+    )  # fmt: skip
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        app.action_stats()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        console = Console(width=100, record=True, color_system=None, file=io.StringIO())
+        console.print(app.screen.query_one("#stats", Static).content)
+        text = console.export_text()
+        assert "Slip\\x1b[2J" in text  # the mistake's title, its escape shown
+        assert _no_control(text)
+        app.action_past_mocks()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, PastMocksScreen)
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, MockReportScreen)
+        assert not app.screen.note  # the question is in it
+        report = report_markdown(app.screen.report)
+        assert f"{q.value}\\x1b" in report.replace("\\\\", "\\")  # the answer, its escape shown
+        assert _no_control(report)
+
+
+async def test_a_paste_lands_once_and_without_its_escape_sequences() -> None:
+    """On main every paste landed twice ('12' gave '1212': Input's own handler pasted it again)."""
+    app = drill_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        box = app.screen.query_one("AnswerInput", Input)
+        box.post_message(events.Paste(f"12{HOSTILE_HISTORY}"))
+        await pilot.pause()
+        assert box.value == "12[2J]52;c;cHduZWQ=31m"

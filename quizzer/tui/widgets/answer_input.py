@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual import events
 from textual.widgets import Input
 
+from quizzer.bank.control import CONTROL
 from quizzer.grading import parse
 
 #: The actions a one-line box inherits from Textual's scrolling, which only hide the keys they are bound to.
@@ -45,9 +46,11 @@ class AnswerInput(Input):
     def _on_paste(self, event: events.Paste) -> None:
         """Paste the first line, cut to what still fits (Input would refuse the whole paste silently)."""
         event.stop()
+        event.prevent_default()  # Input's own paste handler would paste it a second time
         if not event.text:
             return
         line = event.text.splitlines()[0] if event.text.splitlines() else ""
+        line = CONTROL.sub("", line)  # an escape sequence pasted in is no part of an answer, nor shown
         start, end = sorted(self.selection)
         limit = self.max_length or parse.MAX_ANSWER_LENGTH  # always set here: see __init__
         room = limit - (len(self.value) - (end - start))
