@@ -62,3 +62,15 @@ def test_the_mock_set_that_cannot_fit_says_minute() -> None:
     bank = load_bank([str(Path(__file__).parent / "data" / "tui")])
     with pytest.raises(ValueError, match=r"^no 2 questions fit 1 minute: the shortest 2 take 3$"):
         fit_instances(bank, count=2, minutes=1, seed=1)
+
+
+def test_check_counts_one_template_and_one_instance() -> None:
+    from pathlib import Path
+
+    from tests.cli_run import run_cli
+
+    mini = Path(__file__).parent / "data" / "tui" / "mini.toml"
+    ran = run_cli("check", str(mini), "--seeds", "1")
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.startswith("1 template, 1 instance checked in ")
+    assert ran.stdout.endswith(": 0 problems\n")

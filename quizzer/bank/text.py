@@ -20,6 +20,7 @@ from quizzer.core.units import (
     format_si,
     format_sig,
 )
+from quizzer.core.words import plural_word
 
 #: ``{name}`` or ``{name:style}``; ``{{`` and ``}}`` stand for literal braces. A style may take an argument
 #: in parentheses: ``{n_layers:plural(layer)}``, ``{n:plural(matrix|matrices)}``.
@@ -121,20 +122,7 @@ def plural(value: Any, style: str) -> str:
         raise TextError(style_problem(style) or f"unknown style {style!r}")
     singular, many = match.group(1), match.group(2)
     shown = format_value(value)
-    return f"{shown} {singular if value == 1 else many or _plural_word(singular)}"
-
-
-def _plural_word(word: str) -> str:
-    """The regular English plural of a word (its last word, for a phrase)."""
-    head, _, last = word.rpartition(" ")
-    lower = last.lower()
-    if lower.endswith(("s", "x", "z", "ch", "sh")):
-        last += "es"
-    elif lower.endswith("y") and lower[-2:-1] not in ("a", "e", "i", "o", "u", ""):
-        last = last[:-1] + "ies"
-    else:
-        last += "s"
-    return f"{head} {last}" if head else last
+    return f"{shown} {singular if value == 1 else many or plural_word(singular)}"
 
 
 def _whole(value: Any, style: str) -> int:

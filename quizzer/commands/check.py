@@ -7,6 +7,7 @@ import time
 
 from quizzer.bank.check import check_bank
 from quizzer.bank.loader import load_bank
+from quizzer.core.words import counted
 from quizzer.paths import question_paths
 
 
@@ -19,8 +20,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     for problem in report.problems:
         print(problem)
     summary = (
-        f"{report.templates} templates, {report.instances} instances checked in {elapsed:.1f} s: "
-        f"{len(report.problems)} problem{'s' if len(report.problems) != 1 else ''}"
+        f"{counted(report.templates, 'template')}, {counted(report.instances, 'instance')} checked in "
+        f"{elapsed:.1f} s: {counted(len(report.problems), 'problem')}"
     )
     print(summary)
     return 1 if report.problems else 0

@@ -9,6 +9,7 @@ from datetime import date
 
 from quizzer.commands.common import UsageError, open_bank
 from quizzer.commands.history import open_history
+from quizzer.core.words import counted
 from quizzer.session.leeches import leeches
 from quizzer.session.past_mocks import past_mocks
 from quizzer.session.stats import Stats, compute_stats, day_text, difficulties, local_day, stats_json, titles
@@ -30,10 +31,6 @@ def _percent(fraction: float) -> str:
     return f"{fraction * 100:.0f}%"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def stats_text(stats: Stats, utc_offset_seconds: int = 0) -> str:
     """The plain-text report, at most 80 columns wide (topic and mistake names are cut to fit)."""
     if not stats.attempts or stats.first_at is None or stats.last_at is None:
@@ -45,12 +42,12 @@ def stats_text(stats: Stats, utc_offset_seconds: int = 0) -> str:
     first = day_text(local_day(stats.first_at, utc_offset_seconds))
     last = day_text(local_day(stats.last_at, utc_offset_seconds))
     lines = [
-        f"{_plural(stats.attempts, 'attempt')}, {stats.right} right ({_percent(stats.accuracy)}), "
+        f"{counted(stats.attempts, 'attempt')}, {stats.right} right ({_percent(stats.accuracy)}), "
         + (f"{stats.skipped} skipped, " if stats.skipped else "")
-        + (f"{_plural(stats.unfinished_mocks, 'mock')} left unfinished, " if stats.unfinished_mocks else "")
+        + (f"{counted(stats.unfinished_mocks, 'mock')} left unfinished, " if stats.unfinished_mocks else "")
         + f"{first} to {last}",
-        f"Practised {_plural(stats.current_streak_days, 'day')} in a row up to today "
-        f"(longest: {_plural(stats.longest_streak_days, 'day')} in a row)",
+        f"Practised {counted(stats.current_streak_days, 'day')} in a row up to today "
+        f"(longest: {counted(stats.longest_streak_days, 'day')} in a row)",
         "",
         "By topic (weakest first)",
         f"  {'topic':<28} {'attempts':>8} {'accuracy':>8}   median time / expected",
@@ -86,7 +83,7 @@ def stats_text(stats: Stats, utc_offset_seconds: int = 0) -> str:
         lines += ["", "Leeches, suspended from study (drill them in the app: Stats, l)"]
         for x in stats.leeches:
             since = day_text(local_day(x.suspended, utc_offset_seconds))
-            lines.append(f"  {_cut(x.title, 44):<44}  {_plural(x.lapses, 'lapse'):>10}  since {since}")
+            lines.append(f"  {_cut(x.title, 44):<44}  {counted(x.lapses, 'lapse'):>10}  since {since}")
     if stats.mocks:
         lines += ["", "Past mocks (newest first; the app's Stats reopens their reports)"]
         for mock in stats.mocks[:MOCKS_LISTED]:
@@ -100,7 +97,7 @@ def stats_text(stats: Stats, utc_offset_seconds: int = 0) -> str:
         if len(stats.mocks) > MOCKS_LISTED:
             lines.append(f"  ... and {len(stats.mocks) - MOCKS_LISTED} earlier (--json lists them all)")
     if stats.days:
-        lines += ["", f"Last {_plural(len(stats.days), 'day')} (# right, - not right)"]
+        lines += ["", f"Last {counted(len(stats.days), 'day')} (# right, - not right)"]
         most = max(d.attempts for d in stats.days)
         scale = min(1.0, BAR_WIDTH / most) if most else 1.0
         for d in stats.days:
