@@ -257,3 +257,13 @@ def test_plain_while_another_process_holds_the_lock_says_so_and_writes_all_after
         if locker is not None:
             locker.kill()
     assert faultkit.rows_in_file(db) == 4
+
+
+def test_a_store_notice_is_printed_with_its_control_characters_escaped(capsys) -> None:  # type: ignore[no-untyped-def]
+    """The app's verbs print the store's notices after the app exits, outside the other verbs' escaping
+    stream: a history path holding an escape sequence must not reach the terminal raw."""
+    from quizzer.commands.history import print_notice
+
+    print_notice("warning", "history.sqlite3\x1b]0;pwned\x07 is read-only")
+    err = capsys.readouterr().err
+    assert err == "quizzer: warning: history.sqlite3\\x1b]0;pwned\\x07 is read-only\n"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from quizzer.bank.control import visible
 from quizzer.paths import db_path
 from quizzer.store.history import HistoryStore
 
@@ -11,7 +12,8 @@ from quizzer.store.history import HistoryStore
 def print_notice(severity: str, message: str) -> None:
     """A store notice on stderr at once: ``quizzer: warning: ...`` (``quizzer: ...`` for good news)."""
     label = "" if severity == "information" else f"{severity}: "
-    print(f"quizzer: {label}{message}", file=sys.stderr, flush=True)
+    # visible: the app's verbs print this after it exits, outside the escaping stream of the other verbs
+    print(f"quizzer: {label}{visible(message)}", file=sys.stderr, flush=True)
 
 
 def open_history(flag: str | None) -> HistoryStore:
