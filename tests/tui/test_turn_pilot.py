@@ -179,6 +179,13 @@ async def test_home_counts_what_is_due_and_new_from_the_history() -> None:
 
 async def test_studying_again_reads_the_cards_written_since(tz_tokyo: None) -> None:
     store, wall = HistoryStore.memory(), FakeWall()
+    put_card = store.put_card
+
+    def slow_put_card(card: CardState) -> None:  # a slow disk: the writer thread lags behind the screen
+        time.sleep(1.0)
+        put_card(card)
+
+    store.put_card = slow_put_card  # type: ignore[method-assign]
     app = make_app(study=StudyOptions(new_per_day=1, seed=3), store=store, wall=wall)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
