@@ -69,15 +69,19 @@ def test_a_fifo_in_place_of_the_file_is_named_without_waiting_for_a_writer(tmp_p
     assert str(error) == f"{path}: cannot save the theme: it is a named pipe (FIFO), not a file"
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads a file of mode 000")
-def test_an_unreadable_file_is_named(tmp_path: Path) -> None:
+def test_an_unreadable_file_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file the user may not read (mode 000; root reads any, so the refusal is the system call's)."""
     path = write(tmp_path, b"mock_count = 5\n")
-    path.chmod(0)
-    try:
-        with pytest.raises(ConfigError, match=r"config\.toml: cannot read it: Permission denied$"):
-            load_settings(str(path))
-    finally:
-        path.chmod(0o600)
+    real_open = os.open
+
+    def refusing_open(name, flags, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if os.fspath(name) == str(path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(name, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refusing_open)
+    with pytest.raises(ConfigError, match=r"config\.toml: cannot read it: Permission denied$"):
+        load_settings(str(path))
 
 
 def _within(seconds: float, call: Callable[[], object], fifo: Path) -> BaseException:
