@@ -8,7 +8,7 @@ immutability, value equality and hashing, a readable repr and ``replace``.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Self, dataclass_transform
+from typing import Any, ClassVar, Self, dataclass_transform, get_origin
 
 
 @dataclass_transform(frozen_default=True)
@@ -36,12 +36,15 @@ class Record:
         defaults: dict[str, Any] = {}
         for klass in reversed(cls.__mro__):
             for name, annotation in vars(klass).get("__annotations__", {}).items():
-                if str(annotation).startswith("ClassVar"):
+                if _is_class_var(annotation):
                     continue
                 if name not in fields:
                     fields.append(name)
                 if name in vars(klass):
                     defaults[name] = vars(klass)[name]
+        for before, name in zip(fields, fields[1:], strict=False):  # as a dataclass: caught at definition
+            if before in defaults and name not in defaults:
+                raise TypeError(f"{cls.__name__}: the field {name!r} has no default but follows {before!r}")
         cls._fields = tuple(fields)
         cls._defaults = defaults
 
@@ -97,3 +100,18 @@ class Record:
     def as_dict(self) -> dict[str, Any]:
         """The fields as a plain dict (shallow)."""
         return {name: getattr(self, name) for name in self._fields}
+
+
+def _is_class_var(annotation: Any) -> bool:
+    """Whether an annotation declares a class variable: ``ClassVar[...]`` however it is written (a string,
+    with ``from __future__ import annotations``, or the object; bare, or as ``typing.ClassVar``).
+
+    >>> _is_class_var("ClassVar[int]"), _is_class_var("typing.ClassVar[int]"), _is_class_var(ClassVar[int])
+    (True, True, True)
+    >>> _is_class_var("int"), _is_class_var("ClassVarLike"), _is_class_var(int)
+    (False, False, False)
+    """
+    if isinstance(annotation, str):
+        name = annotation.strip().split("[", 1)[0].strip()
+        return name.rpartition(".")[2] == "ClassVar"
+    return annotation is ClassVar or get_origin(annotation) is ClassVar
