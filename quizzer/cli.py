@@ -10,7 +10,7 @@ from importlib import import_module
 from typing import TextIO, cast
 
 from quizzer import __version__
-from quizzer.bank.control import visible
+from quizzer.bank.read.control import visible
 from quizzer.core.errors import QuizzerError
 
 Parser = argparse.ArgumentParser

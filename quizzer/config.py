@@ -127,7 +127,7 @@ def _read(path: str) -> dict[str, Any] | None:
     """The table config.toml holds, None when there is no file; ConfigError for a file that cannot be read
     (a folder or a FIFO in its place, no permission, over MAX_CONFIG_BYTES, not UTF-8, not TOML, nested
     too deeply, an integer over 4,300 digits)."""
-    from quizzer.bank.files import NotAFile, TooLarge, Unreadable, parse_toml, read_regular
+    from quizzer.bank.read.files import NotAFile, TooLarge, Unreadable, parse_toml, read_regular
 
     try:
         data = read_regular(path, MAX_CONFIG_BYTES)
@@ -294,7 +294,7 @@ def save_setting(path: str, key: str, value: str) -> None:
     """
     if key not in SAVED_KEYS:
         raise ValueError(f"the app saves only {', '.join(SAVED_KEYS)}, not {key!r}")
-    from quizzer.bank.files import NotAFile, TooLarge, Unreadable, parse_toml, read_regular
+    from quizzer.bank.read.files import NotAFile, TooLarge, Unreadable, parse_toml, read_regular
 
     target = os.path.realpath(path)
     try:

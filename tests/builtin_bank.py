@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from quizzer.bank.generate.render import Instance, generate
 from quizzer.bank.loader import Bank, load_bank
-from quizzer.bank.render import Instance, generate
 from quizzer.paths import questions_dir
 
 

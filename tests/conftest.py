@@ -77,7 +77,7 @@ def validated_once(monkeypatch: pytest.MonkeyPatch) -> None:
     is immutable; the names check and all that follows run as always, and a table that fails is parsed
     (and fails) again each time. The bank tests validate every template without it."""
     from quizzer.bank import loader
-    from quizzer.bank.schema import parse_template
+    from quizzer.bank.read.schema import parse_template
     from tests.builtin_bank import builtin_bank
 
     if not _PARSED:  # the built-in bank's templates, validated once per process and shared with the modules

@@ -237,7 +237,7 @@ CANONICAL = {
 @pytest.mark.parametrize("template_id", sorted(CANONICAL))
 def test_canonical_ids_and_variables(template_id: str) -> None:
     template = bank().get(template_id)
-    drawn = {v.name for v in template.variables if v.expr is None}
+    drawn = {v.name for v in template.main.variables if v.expr is None}
     assert CANONICAL[template_id] <= drawn
 
 
@@ -265,7 +265,7 @@ def test_the_bank_has_the_required_shape() -> None:
     assert min(topics.values()) >= 3, topics
     assert sum(t.difficulty == "hard" for t in templates) >= 15
     assert sum(t.kind == "estimate" for t in templates) >= 10
-    assert sum(any(v.kind == "preset" for v in t.variables) for t in templates) >= 10
+    assert sum(any(v.kind == "preset" for v in t.main.variables) for t in templates) >= 10
     files = {Path(t.path).stem for t in templates}
     assert files == set(topics), "one file per topic, named after it"
 
@@ -274,12 +274,13 @@ def test_every_template_teaches() -> None:
     for template in bank().templates():
         where = template.id
         assert template.conventions, where
-        assert len(template.mistakes) >= 2, where
-        assert all(m.feedback.strip() for m in template.mistakes), where
-        assert template.explanation.strip(), where
-        assert template.tldr.strip(), where
+        assert len(template.main.mistakes) >= 2, where
+        assert all(m.feedback.strip() for m in template.main.mistakes), where
+        assert template.main.explanation.strip(), where
+        assert template.main.tldr.strip(), where
         assert template.memory_aid.strip(), where
-        assert template.follow_ups or template.parts, where  # what an interviewer asks next: text or graded
+        # what an interviewer asks next: text or graded
+        assert template.follow_ups or template.later_parts, where
         assert all(f.question.strip() and f.answer.strip() for f in template.follow_ups), where
         for part in template.parts:
             assert part.prompt.strip(), (where, part.number)

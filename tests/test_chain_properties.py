@@ -15,12 +15,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from quizzer.bank.expr.text import display_scale
+from quizzer.bank.generate.prompt_numbers import prompt_numbers
+from quizzer.bank.generate.render import Instance, generate, recompute_part
 from quizzer.bank.loader import Bank, load_bank
-from quizzer.bank.parts_render import recompute_part
-from quizzer.bank.prompt_numbers import prompt_numbers
-from quizzer.bank.render import Instance, generate
-from quizzer.bank.schema import Template
-from quizzer.bank.text import display_scale
+from quizzer.bank.read.schema import Template
 from quizzer.core.trace import num
 from quizzer.grading.carry import trivial
 from quizzer.grading.grade import is_within
@@ -60,7 +59,7 @@ def banks() -> dict[str, Bank]:
 
 def chain_keys() -> list[str]:
     """The keys ("questions:<id>", "chains:<id>") of every template with parts that loads."""
-    return [f"{name}:{t.id}" for name, bank in banks().items() for t in bank.templates() if t.parts]
+    return [f"{name}:{t.id}" for name, bank in banks().items() for t in bank.templates() if t.later_parts]
 
 
 def chain(key: str) -> Template:
@@ -91,8 +90,8 @@ def shown_numbers(question: Question) -> tuple[float, ...]:
 def uses(template: Template, number: int, k: int, *, through_parts: bool) -> bool:
     """Whether part ``number``'s answer uses ``part{k}``: directly or through the part variables, and with
     ``through_parts`` also through an earlier part's answer that uses it."""
-    derived = {v.name: v.expr for p in template.parts for v in p.variables if v.expr is not None}
-    stack, seen = list(template.parts[number - 2].answer.names), set()
+    derived = {v.name: v.expr for p in template.later_parts for v in p.variables if v.expr is not None}
+    stack, seen = list(template.parts[number - 1].answer.names), set()
     while stack:
         name = stack.pop()
         if name in seen:
@@ -103,7 +102,7 @@ def uses(template: Template, number: int, k: int, *, through_parts: bool) -> boo
         if name in derived:
             stack.extend(derived[name].names)
         elif through_parts and name.startswith("part") and name[4:].isdigit() and int(name[4:]) >= 2:
-            stack.extend(template.parts[int(name[4:]) - 2].answer.names)
+            stack.extend(template.parts[int(name[4:]) - 1].answer.names)
     return False
 
 
@@ -175,7 +174,7 @@ def test_a_carried_wrong_answer_grades_consistent_where_the_part_carries(key: st
     untestable: Counter[str] = Counter()
 
     def expect(instance: Instance, number: int, answers: dict[int, int | float], way: str) -> None:
-        part, given = instance.parts[number - 2], carried(instance, answers)
+        part, given = instance.parts[number - 1], carried(instance, answers)
         recomputed = recompute_part(template, instance, number, given)
         if recomputed is None:
             untestable["recompute failed"] += 1
@@ -188,7 +187,7 @@ def test_a_carried_wrong_answer_grades_consistent_where_the_part_carries(key: st
                     assert recomputed == part.value
             return
         graded = grade_part(template, instance, number, written(part, recomputed), answers)
-        if template.parts[number - 2].carry:  # the template's flag, not the instance's copy of it
+        if template.parts[number - 1].carry:  # the template's flag, not the instance's copy of it
             assert graded.verdict.kind == "consistent", (instance.id, number, answers, graded.verdict.message)
             assert graded.carried == {str(k): v for k, v in given.items()}
             assert graded.verdict.expected == part.value
@@ -223,7 +222,7 @@ def test_a_carried_wrong_answer_grades_consistent_where_the_part_carries(key: st
             answers[number] = consistent
 
     run()
-    for number in range(2, len(template.parts) + 2):
+    for number in range(2, len(template.parts) + 1):
         if uses(template, number, 1, through_parts=False):
             assert reached[("part 1 only", number)] > 0, (number, reached, untestable)
         elif uses(template, number, 1, through_parts=True):
@@ -252,7 +251,7 @@ def test_a_trivial_earlier_answer_earns_no_carried_credit(key: str) -> None:
         )
         earlier = {**{j: true[j] for j in range(1, number)}, k: given}
         assert carried_answers(instance, number, earlier) == {}
-        part = instance.parts[number - 2]
+        part = instance.parts[number - 1]
         recomputed = recompute_part(template, instance, number, {k: given})
         text = written(part, recomputed if recomputed is not None else 3 * part.value)
         graded = grade_part(template, instance, number, text, earlier)

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from quizzer.bank.generate.render import Instance, generate
 from quizzer.bank.loader import Bank
-from quizzer.bank.render import Instance, generate
-from quizzer.bank.schema import Template
+from quizzer.bank.read.schema import Template
 from quizzer.cli import main
 from quizzer.commands.plain import _drill
 from quizzer.core import CALCULATORS
@@ -138,7 +138,7 @@ def test_generation_is_deterministic_and_well_formed(template_id: str, seed: int
 
 
 def _check_domains(template: Template, instance: Instance) -> None:
-    for var in template.variables:
+    for var in template.main.variables:
         value = instance.variables[var.name]
         if var.kind in ("choices", "preset"):
             assert value in var.spec
@@ -159,7 +159,7 @@ def test_seeds_vary_the_instance(template_id: str) -> None:
     template = bank().get(template_id)
     if not any(
         v.kind != "expr" and (v.kind == "bool" or len(v.spec) > 1 or v.spec[0] != v.spec[-1])
-        for v in template.variables
+        for v in template.main.variables
     ):
         pytest.fail(f"{template_id}: every variable is fixed, so every instance is the same")
     first = builtin_instance(template_id, 0).prompt

@@ -7,15 +7,15 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from quizzer.bank.control import CONTROL, neutralised, visible
 from quizzer.bank.errors import TemplateError
-from quizzer.bank.files import NotAFile, TooLarge, Unreadable, parse_toml, read_regular
 from quizzer.bank.limits import MAX_FILE_BYTES
-from quizzer.bank.schema import Template, parse_template
+from quizzer.bank.read.control import CONTROL, neutralised, visible
+from quizzer.bank.read.files import NotAFile, TooLarge, Unreadable, parse_toml, read_regular
+from quizzer.bank.read.schema import Template, parse_template
 from quizzer.core.checks import did_you_mean
 
 if TYPE_CHECKING:
-    from quizzer.bank.render import Instance
+    from quizzer.bank.generate.render import Instance
 
 #: A template id line, found without parsing the file, so `show ID` parses only the file that holds ID. It
 #: starts with the newline before the line (the scan puts one before the file's first line): a literal
@@ -227,7 +227,7 @@ class Bank:
         path, raw = self._raw[template_id]
         try:
             template = parse_template(raw, path)
-            from quizzer.bank.names import check_names
+            from quizzer.bank.read.names import check_names
 
             check_names(template)
         except TemplateError as exc:
@@ -246,7 +246,7 @@ class Bank:
         Raises TemplateError when the template cannot make this instance (a failed evaluation, the
         evaluation budget spent...); without overrides the failure is kept and listed by ``problems``.
         """
-        from quizzer.bank.render import generate
+        from quizzer.bank.generate.render import generate
 
         template = self.get(template_id)
         try:

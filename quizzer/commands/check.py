@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from quizzer.bank.check import check_bank
+from quizzer.bank.check.run import check_bank
 from quizzer.bank.loader import load_bank
 from quizzer.core.words import counted
 from quizzer.paths import question_paths

@@ -7,9 +7,9 @@ import sys
 from typing import Literal, overload
 
 from quizzer.bank.errors import TemplateError
+from quizzer.bank.generate.render import Instance
 from quizzer.bank.loader import Bank, load_bank, suggest_id
-from quizzer.bank.render import Instance
-from quizzer.bank.schema import Template
+from quizzer.bank.read.schema import Template
 from quizzer.core.errors import QuizzerError
 from quizzer.paths import question_paths
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from quizzer.bank.plaintext import markdown_to_text
-from quizzer.bank.render import Instance
+from quizzer.bank.generate.plaintext import markdown_to_text
+from quizzer.bank.generate.render import Instance
 from quizzer.commands.common import UsageError, find_template, open_bank, overrides, resolve, warn_instance
 from quizzer.grading.grade import Verdict
 from quizzer.grading.parse import ParseError, parse_answer

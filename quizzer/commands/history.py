@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from quizzer.bank.control import visible
+from quizzer.bank.read.control import visible
 from quizzer.paths import db_path
 from quizzer.store.history import HistoryStore
 

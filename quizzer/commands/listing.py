@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from quizzer.bank.schema import Template
+from quizzer.bank.read.schema import Template
 from quizzer.commands.common import open_bank, warn_problems
 
 

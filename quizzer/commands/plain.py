@@ -7,9 +7,8 @@ import os
 import sys
 import time
 
-from quizzer.bank.plaintext import markdown_to_text
-from quizzer.bank.render import Instance
-from quizzer.bank.values import PartInstance
+from quizzer.bank.generate.plaintext import markdown_to_text
+from quizzer.bank.generate.render import Instance
 from quizzer.commands.common import UsageError, find_template, open_bank, warn_problems
 from quizzer.commands.history import open_history
 from quizzer.commands.show import part_answer_text, part_question_text, question_text
@@ -86,7 +85,7 @@ def _ask(session: DrillSession, instance: Instance) -> None:
     chain = instance.part_count > 1
     while not turn.done:
         question = turn.question
-        if isinstance(question, PartInstance):
+        if question.number > 1:
             out.write(f"\n{part_question_text(instance, question)}\n")
         label = f"Part {turn.number}" if chain else "Answer"
         while True:
@@ -100,7 +99,7 @@ def _ask(session: DrillSession, instance: Instance) -> None:
                 out.write(f"  {markdown_to_text(verdict.message)}\n")
                 continue
             out.write(f"→ {markdown_to_text(verdict.message)}\n\n")
-            if isinstance(question, PartInstance):
+            if question.number > 1:
                 out.write(f"{part_answer_text(question)}\n")
             else:
                 out.write(

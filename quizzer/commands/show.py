@@ -6,12 +6,11 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any
 
-from quizzer.bank.common_mistakes import common_mistakes
+from quizzer.bank.generate.common_mistakes import common_mistakes
 from quizzer.commands.common import find_template, open_bank, overrides, resolve, warn_instance
 
 if TYPE_CHECKING:
-    from quizzer.bank.render import Instance
-    from quizzer.bank.values import PartInstance
+    from quizzer.bank.generate.instance import Instance, Part
 
 #: Keys ``--no-answer`` leaves out of the JSON.
 ANSWER_KEYS = (
@@ -28,7 +27,7 @@ ANSWER_KEYS = (
 PART_QUESTION_KEYS = ("number", "prompt", "tolerance", "carry")
 
 
-def _graded_json(question: Instance | PartInstance) -> dict[str, Any]:
+def _graded_json(question: Part) -> dict[str, Any]:
     """What the main question and each part share: answer, tolerance, grading context, derivation,
     explanation, mistakes."""
     return {
@@ -65,7 +64,7 @@ def _graded_json(question: Instance | PartInstance) -> dict[str, Any]:
     }
 
 
-def part_json(part: PartInstance) -> dict[str, Any]:
+def part_json(part: Part) -> dict[str, Any]:
     """The documented JSON shape of one follow-up part (2, 3, ...); texts keep their Markdown. ``prompt``
     shows the true earlier values, ``masked_prompt`` hides them."""
     graded = _graded_json(part)
@@ -82,7 +81,7 @@ def part_json(part: PartInstance) -> dict[str, Any]:
 
 def instance_json(instance: Instance) -> dict[str, Any]:
     """The documented JSON shape of an instance (extra keys allowed); texts keep their Markdown."""
-    graded = _graded_json(instance)
+    graded = _graded_json(instance.main)
     return {
         "id": instance.template_id,
         "seed": instance.seed,
@@ -106,7 +105,7 @@ def instance_json(instance: Instance) -> dict[str, Any]:
         "mistakes": graded["mistakes"],
         "common_mistakes": [{"title": t, "text": f} for t, f in common_mistakes(instance)],
         "part_count": instance.part_count,
-        "parts": [part_json(p) for p in instance.parts],
+        "parts": [part_json(p) for p in instance.later_parts],
     }
 
 
@@ -124,7 +123,7 @@ def question_only_json(instance: Instance) -> dict[str, Any]:
 
 def _plain(markdown: str) -> str:
     """``markdown`` as plain text (``bank.plaintext`` is imported here: ``show --json`` never needs it)."""
-    from quizzer.bank.plaintext import markdown_to_text
+    from quizzer.bank.generate.plaintext import markdown_to_text
 
     return markdown_to_text(markdown)
 
@@ -142,7 +141,7 @@ def question_text(instance: Instance) -> str:
     return "\n\n".join(parts)
 
 
-def part_question_text(instance: Instance, part: PartInstance, *, masked: bool = False) -> str:
+def part_question_text(instance: Instance, part: Part, *, masked: bool = False) -> str:
     """Part ``part`` asked as plain text: "Part 2 of 3", its prompt (``masked``: with the earlier answers
     hidden) and the convention stating its tolerance."""
     prompt = part.masked_prompt if masked else part.prompt
@@ -152,7 +151,7 @@ def part_question_text(instance: Instance, part: PartInstance, *, masked: bool =
     )
 
 
-def part_answer_text(part: PartInstance) -> str:
+def part_answer_text(part: Part) -> str:
     """The answer to one part as plain text: "Part 2: 72", its explanation and TL;DR (when it has one)."""
     lines = [f"Part {part.number}: {part.display}", _plain(part.explanation.strip())]
     if part.tldr.strip():
@@ -168,12 +167,12 @@ def answer_text(instance: Instance) -> str:
         "Worked explanation:\n" + _plain(instance.explanation.strip()),
         f"TL;DR: {_plain(instance.tldr.strip())}",
     ]
-    for part in instance.parts:
+    for part in instance.later_parts:
         parts.append(part_question_text(instance, part))
         parts.append(f"Answer: {part.display}\n\nWorked explanation:\n{_plain(part.explanation.strip())}")
         if part.tldr.strip():
             parts.append(f"TL;DR: {_plain(part.tldr.strip())}")
-    if instance.mistakes or any(p.mistakes for p in instance.parts):
+    if instance.mistakes or any(p.mistakes for p in instance.later_parts):
         parts.append(common_mistakes_text(instance))
     if instance.memory_aid:
         parts.append(f"Memory aid: {_plain(instance.memory_aid.strip())}")
@@ -210,10 +209,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return 0
     print(question_text(instance))
     if args.no_answer:
-        for part in instance.parts:
+        for part in instance.later_parts:
             print()
             print(part_question_text(instance, part, masked=True))
-        if instance.mistakes or any(p.mistakes for p in instance.parts):
+        if instance.mistakes or any(p.mistakes for p in instance.later_parts):
             print()
             print(common_mistakes_text(instance))
     else:

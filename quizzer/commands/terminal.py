@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from quizzer.bank.control import visible
+from quizzer.bank.read.control import visible
 
 
 class EscapedStream:

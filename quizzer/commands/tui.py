@@ -12,7 +12,7 @@ from quizzer.config import load_settings
 from quizzer.paths import config_file, db_path, question_paths
 
 if TYPE_CHECKING:
-    from quizzer.bank.render import Instance
+    from quizzer.bank.generate.render import Instance
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -5,30 +5,27 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from quizzer.bank.errors import TemplateError
+from quizzer.bank.expr.text import answer_display, display_scale
+from quizzer.bank.generate.instance import Instance, Part
+from quizzer.bank.generate.prompt_numbers import prompt_numbers
+from quizzer.bank.generate.render import grade_context, recompute_part
 from quizzer.bank.loader import Bank
-from quizzer.bank.parts_render import recompute_part
-from quizzer.bank.prompt_numbers import prompt_numbers
-from quizzer.bank.render import Instance, grade_context
-from quizzer.bank.schema import Template
-from quizzer.bank.text import answer_display, display_scale
-from quizzer.bank.values import PartInstance
+from quizzer.bank.read.schema import Template
 from quizzer.core.record import Record
 from quizzer.grading.carry import trivial
 from quizzer.grading.grade import Mistake, Verdict, grade, is_within
 
-#: One part of a question: the instance itself (part 1) or one of its follow-up parts.
-Question = Instance | PartInstance
+#: One part of a question (part 1 is the main question): what is asked, graded and explained at a time.
+Question = Part
 #: Verdict kinds that are right against the true value.
 _RIGHT_NOW = ("exact", "correct")
 
 
 def part_of(instance: Instance, number: int) -> Question:
-    """Part ``number`` of ``instance``: 1 is the instance itself, 2 its first follow-up part, ..."""
-    if number == 1:
-        return instance
-    if not 2 <= number <= instance.part_count:
+    """Part ``number`` of ``instance``: 1 is the main question, 2 its first follow-up part, ..."""
+    if not 1 <= number <= instance.part_count:
         raise ValueError(f"{instance.id} has no part {number} (it has {instance.part_count})")
-    return instance.parts[number - 2]
+    return instance.parts[number - 1]
 
 
 def grade_question(question: Question, answer: str) -> Verdict:
@@ -98,7 +95,7 @@ def grade_part(
     verdict = grade_question(question, answer)
     if verdict.kind in _RIGHT_NOW or verdict.kind == "unparsed" or number == 1 or template is None:
         return PartGrade(verdict)
-    if not isinstance(question, PartInstance) or not question.carry:
+    if not question.carry:
         return PartGrade(verdict)
     given = carried_answers(instance, number, earlier or {})
     if not given:

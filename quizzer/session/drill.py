@@ -6,10 +6,10 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 
 from quizzer.bank.errors import TemplateError
-from quizzer.bank.hints import Hint
+from quizzer.bank.generate.hints import Hint
+from quizzer.bank.generate.render import Instance
 from quizzer.bank.loader import Bank
-from quizzer.bank.render import Instance
-from quizzer.bank.schema import Template
+from quizzer.bank.read.schema import Template
 from quizzer.grading.grade import Verdict
 from quizzer.session.progress import UNANSWERED, TemplateProgress, with_answer
 from quizzer.session.records import RIGHT, Attempt

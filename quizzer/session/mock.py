@@ -9,8 +9,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from quizzer.bank.render import Instance
-from quizzer.bank.schema import Template
+from quizzer.bank.generate.render import Instance
+from quizzer.bank.read.schema import Template
 from quizzer.core.record import Record
 from quizzer.grading.grade import Verdict
 from quizzer.grading.parse import ParseError, parse_answer

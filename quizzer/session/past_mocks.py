@@ -9,8 +9,8 @@ from quizzer.core.record import Record
 from quizzer.session.records import RIGHT, Attempt, SessionMark
 
 if TYPE_CHECKING:
-    from quizzer.bank.render import Instance
-    from quizzer.bank.schema import Template
+    from quizzer.bank.generate.render import Instance
+    from quizzer.bank.read.schema import Template
     from quizzer.grading.grade import Verdict
     from quizzer.session.mock import MockReport
 

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from itertools import islice
 
 from quizzer.bank.errors import TemplateError
+from quizzer.bank.generate.render import Instance, generate
 from quizzer.bank.loader import Bank
-from quizzer.bank.render import Instance, generate
-from quizzer.bank.schema import Template
+from quizzer.bank.read.schema import Template
 from quizzer.core.words import counted
 
 #: How far the expected minutes of a fitted mock may be from its limit: ±20%.

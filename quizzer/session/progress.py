@@ -6,12 +6,12 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from quizzer.bank.schema import DIFFICULTIES
+from quizzer.bank.read.schema import DIFFICULTIES
 from quizzer.core.record import Record
 from quizzer.session.records import RIGHT, Attempt, SessionMark
 
 if TYPE_CHECKING:
-    from quizzer.bank.schema import Template
+    from quizzer.bank.read.schema import Template
 
 #: Verdicts that are not answers (a skip, a mock question left when its time ran out).
 UNANSWERED = frozenset({"skipped", "timed-out"})

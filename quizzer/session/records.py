@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from quizzer.core.record import Record
 
 if TYPE_CHECKING:
-    from quizzer.bank.render import Instance
+    from quizzer.bank.generate.render import Instance
     from quizzer.grading.grade import Verdict
 
 #: Verdicts an attempt can have: the grader's five, "consistent" (a part of a chain right against the

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from quizzer.bank.hints import Hint, hint_steps
-from quizzer.bank.render import Instance
-from quizzer.bank.schema import Template
+from quizzer.bank.generate.hints import Hint, hint_steps
+from quizzer.bank.generate.render import Instance
+from quizzer.bank.read.schema import Template
 from quizzer.core.record import Record
 from quizzer.grading.grade import Verdict
 from quizzer.grading.parse import ParseError, parse_answer
@@ -17,7 +17,7 @@ from quizzer.session.records import Attempt, attempt_for
 def grade_instance(instance: Instance, answer: str) -> Verdict:
     """Grade ``answer`` against an instance (its main question, part 1): its tolerance, its mistakes, then
     the built-in ones that fit it (its dtype, the layers in scope, the unit a bare number means)."""
-    return grade_question(instance, answer)
+    return grade_question(instance.main, answer)
 
 
 def read_answer(instance: Question, answer: str) -> str:

@@ -92,7 +92,7 @@ def to_csv(attempts: list[Attempt]) -> str:
 
 #: The first characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-#: The control characters, as quizzer.bank.control.CONTROL (the store imports no bank; a test compares them).
+#: The control characters, as bank.read.control.CONTROL (the store imports no bank; a test compares them).
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 

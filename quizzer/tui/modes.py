@@ -17,7 +17,7 @@ from quizzer.tui.screens.drill import DrillScreen
 from quizzer.tui.services import AppServices
 
 if TYPE_CHECKING:
-    from quizzer.bank.render import Instance
+    from quizzer.bank.generate.render import Instance
     from quizzer.session.study import StudySession
     from quizzer.tui.screens.mock_start import MockPlan
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from quizzer.bank.control import CONTROL, visible
 from quizzer.bank.loader import load_bank
+from quizzer.bank.read.control import CONTROL, visible
 from quizzer.session.records import Attempt
 from quizzer.tui.clock import local_midnight, utc_offset_seconds
 from quizzer.tui.writer import HistoryWriter
 
 if TYPE_CHECKING:
-    from quizzer.bank.render import Instance
+    from quizzer.bank.generate.render import Instance
     from quizzer.session.past_mocks import PastMock, RebuiltReport
     from quizzer.session.progress import Guide, TemplateProgress, TopicProgress
     from quizzer.session.queue import StudyStatus

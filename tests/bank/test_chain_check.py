@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.bank.check import check_bank, check_template
-from quizzer.bank.lint import OmissionLint
+from quizzer.bank.check.lints import OmissionLint, scope
+from quizzer.bank.check.omissions import omissions
+from quizzer.bank.check.run import check_bank, check_template
+from quizzer.bank.generate.render import generate
 from quizzer.bank.loader import load_bank
-from quizzer.bank.omissions import omissions
-from quizzer.bank.render import generate
-from quizzer.bank.schema import Template
+from quizzer.bank.read.schema import Template
 
 CHAINS = Path(__file__).resolve().parent.parent / "data" / "chains"
 BAD = CHAINS / "bad"
@@ -138,7 +138,7 @@ def test_a_part_omission_inside_the_band_and_an_unnamed_close_one_name_the_part(
 def test_the_steps_of_a_part_stop_at_earlier_answers_and_at_what_its_prompt_shows(tmp_path: Path) -> None:
     """part1 is shown to the student (never looked inside: no n or b of the main answer), and so is
     ``extra``; a derived variable the prompt does not show is looked inside."""
-    lint = OmissionLint(load(tmp_path), part=0)
+    lint = OmissionLint(load(tmp_path), 2)
     assert [(o.step, o.how) for o in lint.omissions] == [
         ("1.005 * part1 * copies", "a term, set to 0"),
         ("1.005", "a factor, set to 1"),
@@ -147,7 +147,7 @@ def test_the_steps_of_a_part_stop_at_earlier_answers_and_at_what_its_prompt_show
         ("extra", "a term, set to 0"),
     ]
     hidden = load(tmp_path, PART_OMISSION.replace("and {extra} bytes of metadata", "and metadata"))
-    steps = {(o.step, o.how) for o in OmissionLint(hidden, part=0).omissions}
+    steps = {(o.step, o.how) for o in OmissionLint(hidden, 2).omissions}
     assert ("50", "a divisor in variables.extra, set to 1") in steps
     assert not any(step in ("n", "b") for step, _ in steps)
 
@@ -180,14 +180,14 @@ def test_a_part_mistake_names_the_close_omission(tmp_path: Path) -> None:
 
 def test_the_part_lint_grades_against_the_part_not_the_main_answer(tmp_path: Path) -> None:
     template = load(tmp_path)
-    main, part = OmissionLint(template), OmissionLint(template, part=0)
+    main, part = OmissionLint(template), OmissionLint(template, 2)
     for seed in range(3):
         instance = generate(template, seed)
         main.visit(instance, seed)
         part.visit(instance, seed)
     assert main.problems() == []  # n * b: leaving out either is a factor of 2 at least
     assert [p.field for p in part.problems()] == ["parts[0].answer.expr"] * 2
-    assert [o.step for o in omissions(template)] == ["n", "b"]
+    assert [o.step for o in omissions(scope(template, 1))] == ["n", "b"]
 
 
 CLEAN = PART_OMISSION.replace("1.005 * part1 * copies + extra", "part1 * copies").replace(

@@ -9,8 +9,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from quizzer.bank.generate.render import Instance
 from quizzer.bank.loader import Bank
-from quizzer.bank.render import Instance
 from quizzer.session.chain import grade_part
 from tests.builtin_bank import builtin_bank
 
@@ -40,7 +40,7 @@ FP8_CACHE = {
 def test_the_fp8_cache_chain_per_token_then_sequences_that_fit() -> None:
     instance = pose("kv-cache-bytes", **FP8_CACHE)
     assert instance.value == 8 * GIB  # 2 x 32 x 8 x 128 x 1 byte x 8,192 x 16
-    per_token, fit = instance.parts
+    per_token, fit = instance.later_parts
     assert per_token.value == 65536  # 2 x 32 x 8 x 128 x 1 byte: 64 KiB
     assert per_token.display == "64 KiB"
     # one sequence: 64 KiB x 8,192 = 512 MiB, so one GPU's free memory holds two sequences per GiB
@@ -65,7 +65,7 @@ GPT2_SMALL = {"vocab_size": 50257, "n_positions": 1024, "d_model": 768, "n_layer
 def test_gpt2_small_as_nanogpt_prints_it_and_untied() -> None:
     instance = pose("gpt-total-params", **GPT2_SMALL)
     assert instance.value == 124_439_808
-    nanogpt, untied = instance.parts
+    nanogpt, untied = instance.later_parts
     assert nanogpt.value == 124_439_808 - 1024 * 768 == 123_653_376  # nanoGPT's "123.65M"
     assert untied.value == 124_439_808 + 50257 * 768 == 163_037_184
 
@@ -73,7 +73,7 @@ def test_gpt2_small_as_nanogpt_prints_it_and_untied() -> None:
 def test_vit_b16_at_224_scores_and_half_patches() -> None:
     instance = pose("vit-patch-count", image_size=224, patch_size=16)
     assert instance.value == 196  # (224 / 16)^2
-    scores, halved = instance.parts
+    scores, halved = instance.later_parts
     assert scores.value == 197 * 197 == 38_809  # 196 patches + the class token, squared
     assert halved.value == (224 // 8) ** 2 == 784
 
@@ -82,7 +82,7 @@ def test_doubling_gpt2s_vocabulary_raises_its_share_by_less_than_double() -> Non
     instance = pose("embedding-share-estimate", model="gpt2")
     table = 50257 * 768  # tied: one vocabulary matrix
     total = 124_439_808
-    rule, doubled = instance.parts
+    rule, doubled = instance.later_parts
     assert abs(instance.value - table / total) < 1e-12  # 31.0%
     # 12 x 12 x 768^2 = 84,934,656 in the layers by the shortcut
     assert abs(rule.value - table / (12 * 12 * 768**2 + table)) < 1e-12  # 31.2%

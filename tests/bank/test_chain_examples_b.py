@@ -11,8 +11,8 @@ import math
 from functools import cache
 from typing import Any
 
+from quizzer.bank.generate.render import Instance
 from quizzer.bank.loader import Bank
-from quizzer.bank.render import Instance
 from quizzer.session.chain import grade_part
 from tests.builtin_bank import builtin_bank
 
@@ -29,7 +29,7 @@ def first(template_id: str, wanted: dict[str, Any], **overrides: object) -> Inst
     """The first seed's instance (with ``overrides`` set) whose parts drew every value in ``wanted``."""
     for seed in range(200):
         instance = bank().generate(template_id, seed, {k: str(v) for k, v in overrides.items()})
-        drawn = {k: v for part in instance.parts for k, v in part.variables.items()}
+        drawn = {k: v for part in instance.later_parts for k, v in part.variables.items()}
         if all(drawn.get(k) == v for k, v in wanted.items()):
             return instance
     raise AssertionError(f"no seed of {template_id} drew {wanted}")
@@ -44,7 +44,7 @@ def test_llama_2_7b_all_reduce_chain_on_one_nvlink_node() -> None:
     inst = first("allreduce-bytes-per-gpu", {"link": "nvlink4"}, n_params=6738415616, dtype="bf16", n_gpus=8)
     buffer = 6_738_415_616 * 2  # 13,476,831,232 bytes of bf16 gradients
     assert inst.value == 2 * 7 * buffer // 8 == 23_584_454_656  # 2 × 7/8 × buffer
-    time, doubled = inst.parts
+    time, doubled = inst.later_parts
     assert math.isclose(time.value, 23_584_454_656 / 450e9)  # 52.41 ms at 450 GB/s one-way
     assert math.isclose(doubled.value, 2 * 15 / 16 * buffer)  # 16 GPUs: 25,269,058,560 bytes
     assert grade("allreduce-bytes-per-gpu", inst, 2, "52.4 ms").verdict.kind in RIGHT
@@ -61,7 +61,7 @@ def test_llama_2_7b_all_reduce_chain_on_one_nvlink_node() -> None:
 def test_eight_stage_pipeline_chain() -> None:
     inst = first("pipeline-bubble-fraction", {"v": 2, "target_pct": 5}, n_stages=8, n_microbatches=48)
     assert math.isclose(inst.value, 7 / 48)  # 14.58%
-    interleaved, microbatches = inst.parts
+    interleaved, microbatches = inst.later_parts
     assert math.isclose(interleaved.value, 7 / 96)  # 7.29%
     assert microbatches.value == 140  # 7 / m <= 5% needs m >= 140
     assert grade("pipeline-bubble-fraction", inst, 2, "7.29").verdict.kind in RIGHT
@@ -77,7 +77,7 @@ def test_llama_2_70b_int4_fit_chain_on_two_rtx_4090s() -> None:
     )
     budget = 1.2 * 68_976_648_192 * 0.5  # 41.39 GB, split over 2 GPUs
     assert math.isclose(inst.value, budget / 2)
-    fewest, bf16 = inst.parts
+    fewest, bf16 = inst.later_parts
     assert fewest.value == 2  # 41.39 GB / 25.77 GB (24 GiB) = 1.61
     assert bf16.value == 7  # 165.5 GB / 25.77 GB = 6.42
     assert grade("quantized-model-fit", inst, 3, "7").verdict.kind in RIGHT
@@ -89,7 +89,7 @@ def test_mixtral_chain_carries_a_two_times_7b_active_count() -> None:
     inst = bank().generate("mixtral-total-vs-active", 1, {"ask": "active"})
     expert = 3 * 4096 * 14336  # 176,160,768 parameters: gate, up, down
     assert inst.value == 12_879_925_248
-    memory, expert_bytes = inst.parts
+    memory, expert_bytes = inst.later_parts
     assert memory.value == 2 * 46_702_792_704  # every expert resident: 93.4 GB
     assert expert_bytes.value == 2 * 2 * expert  # two experts in bf16: 704,643,072 bytes
     assert grade("mixtral-total-vs-active", inst, 2, "93.4 GB").verdict.kind in RIGHT
@@ -105,7 +105,7 @@ def test_qlora_65b_chain_at_qloras_own_setting() -> None:
     inst = first("qlora-double-quant-overhead", {"model_b": 65_000_000_000}, block_size=64, dq_group=256)
     bits = 8 / 64 + 32 / (64 * 256)  # 0.126953125 bits per weight
     assert math.isclose(inst.value, bits)
-    memory, saving = inst.parts
+    memory, saving = inst.later_parts
     assert math.isclose(memory.value, 65e9 * (4 + bits) / 8)  # 33.53 GB
     assert math.isclose(saving.value, 65e9 * (32 / 64 - bits) / 8)  # 3.03 GB
     assert grade("qlora-double-quant-overhead", inst, 2, "33.53 GB").verdict.kind in RIGHT

@@ -9,7 +9,7 @@ from types import SimpleNamespace as NS
 
 import pytest
 
-from quizzer.bank.common_mistakes import HIDDEN, common_mistakes, hide_answers
+from quizzer.bank.generate.common_mistakes import HIDDEN, common_mistakes, hide_answers
 from quizzer.bank.loader import Bank
 from quizzer.grading.grade import Tolerance, is_within
 from tests.builtin_bank import builtin_bank, builtin_instance
@@ -53,15 +53,10 @@ SAMPLE = [(t.id, seed) for t in bank().templates() for seed in (3, 41)]
 def test_no_section_prints_an_answer_as_shown(template_id: str, seed: int) -> None:
     instance = builtin_instance(template_id, seed)
     rows = common_mistakes(instance)
-    slips = [
-        m
-        for q in (instance, *instance.parts)
-        for m in q.mistakes
-        if not is_within(m.value, q.value, q.tolerance)
-    ]
+    slips = [m for q in instance.parts for m in q.mistakes if not is_within(m.value, q.value, q.tolerance)]
     assert len(rows) == len(slips)
     text = "\n".join(f for _, f in rows)
-    for shown in (instance.display, *(p.display for p in instance.parts)):
+    for shown in (p.display for p in instance.parts):
         figure = shown.split(" (")[0]  # "240 GiB", "16,384,000 params"
         number = re.match(r"[$~]?([\d,.]+)", figure)
         assert number is not None, shown

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from quizzer.bank import loader
-from quizzer.bank.check import check_bank
+from quizzer.bank.check.run import check_bank
 from quizzer.bank.loader import load_bank
 from quizzer.session.records import Attempt
 from quizzer.store.history import HistoryStore
@@ -252,7 +252,7 @@ def test_history_text_is_written_escaped(tmp_path: Path, args: list[str], shown:
 
 def test_the_csv_export_escapes_the_same_characters_as_the_terminal() -> None:
     """rows.py holds its own copy of the rule (the store imports no bank): they must not drift apart."""
-    from quizzer.bank.control import CONTROL
+    from quizzer.bank.read.control import CONTROL
     from quizzer.store.rows import csv_cell
 
     for code in range(0x3000):

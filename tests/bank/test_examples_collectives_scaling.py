@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from quizzer.bank.generate.render import Instance
 from quizzer.bank.loader import Bank
-from quizzer.bank.render import Instance
 from quizzer.session.chain import grade_part, part_of
 from quizzer.session.drill import grade_instance
 from tests.builtin_bank import builtin_bank

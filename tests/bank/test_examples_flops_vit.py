@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.bank.check import check_template
+from quizzer.bank.check.run import check_template
+from quizzer.bank.generate.render import Instance
 from quizzer.bank.loader import Bank, load_bank
-from quizzer.bank.render import Instance
 from quizzer.paths import questions_dir
 from quizzer.session.drill import grade_instance
 from tests.builtin_bank import builtin_bank

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from quizzer.bank.generate.render import Instance
 from quizzer.bank.loader import Bank
-from quizzer.bank.render import Instance
 from quizzer.paths import questions_dir
 from quizzer.session.drill import grade_instance
 from tests.builtin_bank import builtin_bank

@@ -13,10 +13,10 @@ from functools import cache
 
 import pytest
 
-from quizzer.bank.check import check_template
-from quizzer.bank.hints import hint_steps
+from quizzer.bank.check.run import check_template
+from quizzer.bank.generate.hints import hint_steps
+from quizzer.bank.generate.render import Instance, grade_context
 from quizzer.bank.loader import Bank
-from quizzer.bank.render import Instance, grade_context
 from quizzer.core.presets import preset
 from quizzer.grading.display import unit_factor
 from quizzer.grading.slips import slips

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from quizzer.bank.errors import TemplateError
+from quizzer.bank.generate.render import OUTSIDE_RANGE, Instance
 from quizzer.bank.loader import Bank
-from quizzer.bank.render import OUTSIDE_RANGE, Instance
 from quizzer.core.hardware import ACCELERATORS
 from quizzer.core.presets import preset_names, preset_spec
 from quizzer.session.chain import grade_question, part_of
@@ -244,7 +244,7 @@ def test_each_accelerator_is_named_with_its_own_peak(gpu: str, peak: float, name
 
 
 def test_every_drawn_accelerator_is_in_the_hardware_table() -> None:
-    choices = {v.name: v for v in bank().get("mfu-from-throughput").variables}["gpu"].spec
+    choices = {v.name: v for v in bank().get("mfu-from-throughput").main.variables}["gpu"].spec
     assert set(choices) <= set(ACCELERATORS)
     assert {"tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e", "mi300x", "h200", "b200"} <= set(choices)
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from quizzer.bank.hints import hint_steps
+from quizzer.bank.generate.hints import hint_steps
+from quizzer.bank.generate.render import Instance
 from quizzer.bank.loader import Bank
-from quizzer.bank.render import Instance
 from quizzer.cli import main
 from quizzer.core.trace import Step, num
 from quizzer.session.drill import grade_instance

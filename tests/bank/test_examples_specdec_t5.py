@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from quizzer.bank.generate.render import Instance
 from quizzer.bank.loader import Bank, load_bank
-from quizzer.bank.render import Instance
 from quizzer.core.hf import from_hf_config
 from quizzer.core.model import param_breakdown
 from quizzer.paths import questions_dir

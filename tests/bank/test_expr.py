@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import quizzer.core as core
-from quizzer.bank.expr import Budget, BudgetError, Expr, ExprError, plain
+from quizzer.bank.expr.expression import Budget, BudgetError, Expr, ExprError, plain
 from quizzer.core.trace import Result
 
 

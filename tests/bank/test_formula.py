@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from quizzer.bank.generate.render import generate
 from quizzer.bank.loader import Bank, load_bank
-from quizzer.bank.render import generate
 from quizzer.core import CALCULATORS
 from quizzer.core.trace import num
 from tests.builtin_bank import builtin_bank, builtin_instance

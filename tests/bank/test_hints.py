@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.bank.hints import hint_steps
+from quizzer.bank.generate.hints import hint_steps
+from quizzer.bank.generate.render import generate
 from quizzer.bank.loader import Bank, load_bank
-from quizzer.bank.render import generate
 from quizzer.core.trace import Step, num
 from quizzer.grading.grade import is_within
 from tests.builtin_bank import builtin_bank, builtin_instance

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quizzer.bank.check import check_bank
+from quizzer.bank.check.run import check_bank
 from quizzer.bank.errors import TemplateError
-from quizzer.bank.expr import Budget
+from quizzer.bank.expr.expression import Budget
+from quizzer.bank.generate.render import generate
 from quizzer.bank.loader import load_bank
-from quizzer.bank.render import generate
 from tests.builtin_bank import builtin_bank
 
 DATA = Path(__file__).resolve().parent.parent / "data"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.bank.check import check_bank, check_template
+from quizzer.bank.check.run import check_bank, check_template
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import load_bank
 
@@ -126,7 +126,7 @@ def test_mistake_when_limits_a_mistake_to_some_instances(tmp_path: Path) -> None
     )
     (tmp_path / "when.toml").write_text(text)
     (template,) = load_bank([str(tmp_path)]).templates()
-    from quizzer.bank.render import generate
+    from quizzer.bank.generate.render import generate
 
     small = generate(template, 0, {"a": 4})
     large = generate(template, 0, {"a": 12})

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.bank.check import check_bank, check_template
+from quizzer.bank.check.lints import scope
+from quizzer.bank.check.omissions import omissions, used_variables
+from quizzer.bank.check.run import check_bank, check_template
 from quizzer.bank.loader import load_bank
-from quizzer.bank.omissions import omissions, used_variables
-from quizzer.bank.schema import Template
+from quizzer.bank.read.schema import Template
 from tests.builtin_bank import builtin_bank
 from tests.sampling import sampled
 
@@ -30,7 +31,7 @@ def lint(text: str, tmp_path: Path, seeds: int = 10, *, on: bool = True) -> list
 
 def test_steps_of_an_expression() -> None:
     template = load_bank([str(DATA / "lint" / "omission.toml")]).get("omission-overhead")
-    found = [(o.step, o.how, o.variant.source) for o in omissions(template)]
+    found = [(o.step, o.how, o.variant.source) for o in omissions(scope(template, 1))]
     assert found == [
         ("1.005 * n * b", "a term, set to 0", "(0) + extra"),
         ("1.005", "a factor, set to 1", "(1) * n * b + extra"),
@@ -47,13 +48,14 @@ def test_calculator_arguments_and_derived_variables_are_steps(tmp_path: Path) ->
         'dtype = { choices = ["bf16"] }',
     )
     template = load(tmp_path, text.replace("8 * 1.005 * n * b + extra", "8 * weights_bytes(total, dtype)"))
-    steps = {(o.step, o.how) for o in omissions(template)}
+    steps = {(o.step, o.how) for o in omissions(scope(template, 1))}
     assert ("total", "argument 1 of weights_bytes, set to 1") in steps
     assert ("total", "argument 1 of weights_bytes, set to 0") in steps
     assert ("hidden", "a term in variables.total, set to 0") in steps
     assert ("10", "a divisor in variables.hidden, set to 1") in steps  # a floor division too
     assert not any(step == "dtype" for step, _ in steps)  # text is no number to leave out
-    assert [v.name for v in used_variables(template)] == ["hidden", "total"]  # extra is shown: a given
+    shown_is_given = used_variables(scope(template, 1))  # extra is shown: a given
+    assert [v.name for v in shown_is_given] == ["hidden", "total"]
 
 
 def test_an_overhead_inside_the_band_and_an_unnamed_close_term_are_reported(tmp_path: Path) -> None:
@@ -113,13 +115,13 @@ def test_each_built_in_template_passes_the_check_without_the_lint(template_id: s
 
 def test_the_lint_stays_inside_the_evaluation_budget() -> None:
     """A long sum, each term left out in turn, costs more than a small budget: the lint stops once."""
-    from quizzer.bank.lint import OmissionLint
-    from quizzer.bank.render import generate
+    from quizzer.bank.check.lints import OmissionLint
+    from quizzer.bank.generate.render import generate
 
     (template,) = load_bank([str(DATA / "lint" / "omission_budget.toml")]).templates()
     lint = OmissionLint(template, steps=5_000)
     count = len(lint.active)
-    assert count * template.answer.size > 5_000
+    assert count * template.main.answer.size > 5_000
     for seed in range(3):
         lint.visit(generate(template, seed), seed)
     stopped = [p for p in lint.problems() if "the omission lint stopped" in p.message]
@@ -138,14 +140,14 @@ def test_a_long_sum_is_cut_to_the_variants_one_template_may_parse() -> None:
 
 
 def test_the_variants_one_template_may_parse_are_bounded() -> None:
-    from quizzer.bank.omissions import omissions_within
+    from quizzer.bank.check.omissions import omissions_within
 
     (template,) = load_bank([str(DATA / "lint" / "omission_budget.toml")]).templates()
-    size = len(template.answer.source)
-    found, complete = omissions_within(template, limit=10 * size)
+    size = len(template.main.answer.source)
+    found, complete = omissions_within(scope(template, 1), limit=10 * size)
     assert not complete
     assert len(found) == 9  # each variant is the expression with one term replaced: about its length
     small = load_bank([str(DATA / "lint" / "omission.toml")]).get("omission-overhead")
-    found, complete = omissions_within(small)
+    found, complete = omissions_within(scope(small, 1))
     assert complete
-    assert [o.variant.source for o in found] == [o.variant.source for o in omissions(small)]
+    assert [o.variant.source for o in found] == [o.variant.source for o in omissions(scope(small, 1))]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quizzer.bank.plaintext import inline_text, markdown_to_text
+from quizzer.bank.generate.plaintext import inline_text, markdown_to_text
 
 
 def test_inline_markup_is_dropped() -> None:

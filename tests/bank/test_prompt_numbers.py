@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quizzer.bank.prompt_numbers import prompt_numbers
+from quizzer.bank.generate.prompt_numbers import prompt_numbers
 
 GIB, TIB = 1_073_741_824, 1_099_511_627_776
 

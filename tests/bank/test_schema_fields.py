@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from quizzer.bank.errors import TemplateError
+from quizzer.bank.generate.render import Instance, generate, grade_context
 from quizzer.bank.loader import load_bank
-from quizzer.bank.render import Instance, generate, grade_context
-from quizzer.bank.schema import Template
+from quizzer.bank.read.schema import Template
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 TEACHING = (DATA / "teaching" / "teaching.toml").read_text(encoding="utf-8")
@@ -36,17 +36,18 @@ def instance_where(condition: str, **overrides: str) -> Instance:
 
 def test_the_teaching_fixture_loads_with_every_field() -> None:
     t = template()
-    assert [m.title for m in t.mistakes] == ["Every layer counted", ""]
-    assert len(t.nudges) == 2
-    assert [p.when is None for p in t.explanation_parts] == [True, False, False]
-    assert t.layers is not None
-    assert t.dtype is not None
-    assert t.layers_label == "the {held} layers one GPU holds"
-    assert t.per_layer is False
+    assert [m.title for m in t.main.mistakes] == ["Every layer counted", ""]
+    main = t.main
+    assert len(main.nudges) == 2
+    assert [p.when is None for p in main.explanation_parts] == [True, False, False]
+    assert main.layers is not None
+    assert main.dtype is not None
+    assert main.layers_label == "the {held} layers one GPU holds"
+    assert main.per_layer is False
     assert t.follow_ups[0].when is not None
     assert t.follow_ups[1].when is None
-    assert "Multiply the bytes" in t.explanation
-    assert "This GPU holds every layer." in t.explanation
+    assert "Multiply the bytes" in main.explanation
+    assert "This GPU holds every layer." in main.explanation
 
 
 def test_mistake_titles_default_to_the_name_in_words() -> None:

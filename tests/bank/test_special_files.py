@@ -125,7 +125,7 @@ def test_a_path_swapped_for_a_fifo_after_the_stat_is_not_waited_on(
 ) -> None:
     """The check before opening can race with a rename: the open does not block (O_NONBLOCK) and the opened
     descriptor is checked again."""
-    from quizzer.bank import files
+    from quizzer.bank.read import files as files
 
     fifo = tmp_path / "x.toml"
     os.mkfifo(fifo)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quizzer.bank.text import TextError, format_value, render_text, style_problem
+from quizzer.bank.expr.text import TextError, format_value, render_text, style_problem
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.bank.check import check_bank
+from quizzer.bank.check.run import check_bank
+from quizzer.bank.generate.tolerance import hand_written_tolerance, tolerance_text
 from quizzer.bank.loader import load_bank
-from quizzer.bank.tolerance import hand_written_tolerance, tolerance_text
 from quizzer.grading.grade import Tolerance
 
 DATA = Path(__file__).resolve().parent.parent / "data"

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from quizzer.bank.generate.render import Instance
 from quizzer.bank.loader import Bank, load_bank
-from quizzer.bank.render import Instance
 from quizzer.paths import questions_dir
 from quizzer.session.chain import grade_part, grade_question, part_of
 

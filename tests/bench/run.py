@@ -47,9 +47,9 @@ def throughput(work: Callable[[], int], min_seconds: float = 1.0) -> float:
 def engine_rows() -> list[str]:
     """Bank load + check time, instances per second, grades per second."""
     sys.path.insert(0, str(ROOT))
-    from quizzer.bank.check import check_bank
+    from quizzer.bank.check.run import check_bank
+    from quizzer.bank.generate.render import generate
     from quizzer.bank.loader import load_bank
-    from quizzer.bank.render import generate
     from quizzer.core.units import format_si
     from quizzer.paths import questions_dir
     from quizzer.session.drill import grade_instance

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from quizzer.bank.hints import hint_steps
+from quizzer.bank.generate.hints import hint_steps
 from quizzer.bank.loader import Bank, load_bank
 from quizzer.core.units import format_sci
 from quizzer.session.drill import DrillSession

@@ -10,8 +10,8 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from quizzer.bank.generate.render import Instance
 from quizzer.bank.loader import Bank, load_bank
-from quizzer.bank.render import Instance
 from quizzer.session.drill import read_answer
 from quizzer.session.mock import MockExam, MockReport, expected_seconds
 from quizzer.session.records import Attempt
@@ -149,7 +149,7 @@ def test_topics_to_work_on_worst_first_over_the_real_bank() -> None:
     # topic 1: one right, one left blank; topic 2: both wrong (1000x too big); topic 3: right
     # (a chain is right when every part is: its parts are answered in turn, each as shown)
     def every_part(q):  # type: ignore[no-untyped-def]
-        return [q.display.split(" (")[0], *(p.display.split(" (")[0] for p in q.parts)]
+        return [q.display.split(" (")[0], *(p.display.split(" (")[0] for p in q.later_parts)]
 
     plan = {0: every_part(qs[0]), 2: [f"{qs[2].value * 1000!r} {qs[2].unit}"]}
     plan[3] = [f"{qs[3].value * 1000!r} {qs[3].unit}"]

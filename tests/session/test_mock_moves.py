@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from quizzer.bank.generate.render import Instance
 from quizzer.bank.loader import load_bank
-from quizzer.bank.render import Instance
 from quizzer.session.mock import MockExam
 from quizzer.session.records import Attempt
 

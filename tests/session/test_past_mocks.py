@@ -40,7 +40,7 @@ def take_mock(bank: Bank, seed: int) -> tuple[MockReport, list[Attempt], list[Se
         for number in range(1, instance.part_count + 1):
             clock[0] += rng.uniform(5, 90)
             choice = rng.random()
-            part = instance if number == 1 else instance.parts[number - 2]
+            part = instance.parts[number - 1]
             if choice < 0.15:
                 break  # left blank: this part and the later ones unanswered
             exam.answer(str(part.value) if choice < 0.6 else str(part.value * 3))

@@ -61,7 +61,7 @@ async def chain() -> None:
             widget.cursor_blink = False
         session = app.screen.session  # type: ignore[attr-defined]
         template = bank.get(template_id)
-        from quizzer.bank.parts_render import recompute_part
+        from quizzer.bank.generate.render import recompute_part
 
         wrong = 2 * session.instance.value
         await pilot.press(*f"{wrong} bytes", "enter")

@@ -75,7 +75,7 @@ def drawn(app: QuizzerApp) -> dict[str, object]:
     """The instance's variables with every part's own (what the history stores for the last part)."""
     instance = app.screen.panel.instance  # type: ignore[attr-defined]
     merged = dict(instance.variables)
-    for part in instance.parts:
+    for part in instance.later_parts:
         merged.update(part.variables)
     return merged
 

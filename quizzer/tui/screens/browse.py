@@ -12,9 +12,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
+from quizzer.bank.generate.render import generate
 from quizzer.bank.loader import Bank
-from quizzer.bank.render import generate
-from quizzer.bank.schema import Template
+from quizzer.bank.read.schema import Template
 from quizzer.core.errors import QuizzerError
 from quizzer.tui.messages import StartMode
 from quizzer.tui.widgets.lines import line, md_escape, meta_line

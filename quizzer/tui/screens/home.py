@@ -16,7 +16,7 @@ from textual.widgets import Button, DataTable, Footer, Header, LoadingIndicator,
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank
-from quizzer.bank.schema import DIFFICULTIES
+from quizzer.bank.read.schema import DIFFICULTIES
 from quizzer.core.words import counted
 from quizzer.session.progress import Guide, TopicProgress, weakest_topic
 from quizzer.tui.messages import OpenScreen, StartMode

@@ -57,7 +57,7 @@ def report_markdown(report: MockReport) -> str:
         lines += ["", f"## {result.index + 1}. {instance.title} — {_verdict_words(result)}", ""]
         for number, (attempt, verdict) in enumerate(zip(result.attempts, result.verdicts, strict=True), 1):
             if result.parts:
-                part = instance.parts[number - 2] if number > 1 else None
+                part = instance.parts[number - 1] if number > 1 else None
                 word = VERDICT_WORDS_REPORT[attempt.verdict]
                 lines += ["", f"**Part {number}** — {word}", ""]
                 if part is not None:

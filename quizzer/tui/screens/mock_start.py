@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Static
 
-from quizzer.bank.render import Instance
+from quizzer.bank.generate.render import Instance
 from quizzer.core.record import Record
 from quizzer.core.words import counted
 from quizzer.tui.options import MockOptions

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import events
 from textual.widgets import Input
 
-from quizzer.bank.control import CONTROL
+from quizzer.bank.read.control import CONTROL
 from quizzer.grading import parse
 
 #: The actions a one-line box inherits from Textual's scrolling, which only hide the keys they are bound to.

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 
 from textual.content import Content
 
-from quizzer.bank.hints import Hint
-from quizzer.bank.render import Instance
+from quizzer.bank.generate.hints import Hint
+from quizzer.bank.generate.render import Instance
 from quizzer.core.trace import num
 
 Part = str | tuple[str, str]

@@ -16,8 +16,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Collapsible, Markdown, Static
 
-from quizzer.bank.render import Instance
-from quizzer.bank.values import PartInstance
+from quizzer.bank.generate.render import Instance
 from quizzer.grading.grade import Verdict
 from quizzer.session.chain import Question, part_of
 from quizzer.session.turn import PartResult, Turn, read_answer
@@ -158,7 +157,7 @@ class QuestionPanel(Vertical):
         self.turn = turn
         self.instance = instance or (turn.instance if turn is not None else None)
         assert self.instance is not None
-        self.question = self.instance
+        self.question = self.instance.main
         self.query_one(".question-meta", Static).update(meta_line(self.instance))
         prompt = self.query_one(".question-prompt", Markdown)
         mounted: list[Awaitable[object]] = [prompt.update(question_markdown(self.instance))]
@@ -377,7 +376,7 @@ class QuestionPanel(Vertical):
         instance, question = self.instance, self.question
         if instance is None or question is None or instance.part_count == 1:
             return self.hint_line
-        number = question.number if isinstance(question, PartInstance) else 1
+        number = question.number
         where = (f"part {number} of {instance.part_count} · ", "bold")
         if not self.grades and number < instance.part_count:  # a mock locks the part to ask the next
             return Content.assemble(

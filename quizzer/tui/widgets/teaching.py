@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from quizzer.bank.common_mistakes import common_mistakes
-from quizzer.bank.render import Instance
-from quizzer.bank.values import PartInstance
+from quizzer.bank.generate.common_mistakes import common_mistakes
+from quizzer.bank.generate.instance import Instance
 
 
 def question_markdown(instance: Instance) -> str:
@@ -17,7 +16,7 @@ def question_markdown(instance: Instance) -> str:
 
 def part_markdown(instance: Instance, number: int) -> str:
     """Part ``number`` (2, 3, ...) of a chain as asked: its heading, prompt and tolerance sentence."""
-    part = instance.parts[number - 2]
+    part = instance.parts[number - 1]
     return f"**Part {number} of {instance.part_count}.** {part.prompt.strip()}\n\n*{part.tolerance_text}*"
 
 
@@ -26,16 +25,16 @@ def outcome_markdown(instance: Instance, number: int) -> str:
     the whole, at the end), or a later part's exact answer and explanation."""
     if number == 1:
         return f"Exact answer: **{instance.display}**. {instance.tldr.strip()}"
-    part: PartInstance = instance.parts[number - 2]
+    part = instance.parts[number - 1]
     return f"Exact answer: **{part.display}**.\n\n{part.explanation.strip()}"
 
 
 def teaching_markdown(instance: Instance) -> str:
     """The answer, worked explanation, TL;DR, common mistakes, memory aid and references."""
     answers = f"### Answer: {instance.display}"
-    if instance.parts:
+    if instance.later_parts:
         answers = f"### Answers: part 1 {instance.display}" + "".join(
-            f" · part {p.number} {p.display}" for p in instance.parts
+            f" · part {p.number} {p.display}" for p in instance.later_parts
         )
     parts = [
         answers,

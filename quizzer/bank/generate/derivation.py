@@ -7,9 +7,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from quizzer.bank.errors import ExprError, TemplateError
-from quizzer.bank.expr import Budget, Expr, num_or_repr, plain
-from quizzer.bank.names import PRESET_FIELDS, calculators
-from quizzer.bank.schema import Template
+from quizzer.bank.expr.expression import Budget, Expr, num_or_repr, plain
+from quizzer.bank.read.names import PRESET_FIELDS, calculators
+from quizzer.bank.read.schema import Template
 from quizzer.core.trace import Result, Step
 
 
@@ -36,13 +36,15 @@ class Tracing(dict[str, Any]):
 
 
 def variable_labels(template: Template) -> dict[str, str]:
-    """How formulas name variables in words: a variable's ``label``; the fields of a template's only preset
-    variable by the field name (``model_n_layers`` as n_layers), as the core's formulas name them."""
+    """How formulas name the template's (part 1's) variables in words: a variable's ``label``; the fields
+    of its only preset variable by the field name (``model_n_layers`` as n_layers), as the core's formulas
+    name them."""
     labels: dict[str, str] = {}
-    presets = [v for v in template.variables if v.kind == "preset"]
+    variables = template.main.variables
+    presets = [v for v in variables if v.kind == "preset"]
     if len(presets) == 1:
         labels.update({f"{presets[0].name}_{f}": f for f in PRESET_FIELDS if f != "title"})
-    labels.update({v.name: v.label for v in template.variables if v.label})
+    labels.update({v.name: v.label for v in variables if v.label})
     return labels
 
 
@@ -64,20 +66,6 @@ def gradable(template: Template, value: Any, field: str) -> int | float:
     return value
 
 
-def answer_with_derivation(
-    template: Template, env: Mapping[str, Any], budget: Budget | None = None
-) -> tuple[int | float, tuple[Step, ...]]:
-    """The answer and its derivation.
-
-    A single calculator call gives its own steps. Anything else gives the steps of every calculator it
-    calls, then an "Answer" row whose formula names each call's result by its last step's label and each
-    variable by its label (or name), with the numbers put in: never a calculator call.
-    """
-    return derive(
-        template, template.answer, template.unit, env, variable_labels(template), "answer.expr", budget
-    )
-
-
 def derive(
     template: Template,
     expr: Expr,
@@ -87,8 +75,13 @@ def derive(
     field: str,
     budget: Budget | None = None,
 ) -> tuple[int | float, tuple[Step, ...]]:
-    """The value of ``expr`` (an answer in ``unit``) and its derivation, as ``answer_with_derivation``;
-    a TemplateError names ``field``."""
+    """The value of ``expr`` (a part's answer in ``unit``) and its derivation; a TemplateError names
+    ``field``.
+
+    A single calculator call gives its own steps. Anything else gives the steps of every calculator it
+    calls, then an "Answer" row whose formula names each call's result by its last step's label and each
+    variable by its label (or name), with the numbers put in: never a calculator call.
+    """
     fns = Tracing()
     try:
         raw = expr.evaluate(env, fns, budget)
@@ -106,4 +99,4 @@ def derive(
     return value, (*steps, Step("Answer", formula, substituted, value, unit))
 
 
-__all__ = ["Tracing", "answer_with_derivation", "derive", "gradable", "variable_labels"]
+__all__ = ["Tracing", "derive", "gradable", "variable_labels"]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from quizzer.bank.expr import Expr
-from quizzer.bank.reader import Reader
+from quizzer.bank.expr.expression import Expr
+from quizzer.bank.read.reader import Reader
 from quizzer.core.record import Record
 
 PART_KEYS = {"text", "when"}

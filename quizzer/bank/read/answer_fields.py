@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from quizzer.bank.errors import short_repr
-from quizzer.bank.expr import Expr
-from quizzer.bank.parts import TextPart
-from quizzer.bank.reader import Reader
+from quizzer.bank.expr.expression import Expr
+from quizzer.bank.read.reader import Reader
+from quizzer.bank.read.texts import TextPart
 from quizzer.core.errors import QuizzerError
 from quizzer.core.record import Record
 from quizzer.core.units import Unit

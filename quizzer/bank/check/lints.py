@@ -4,28 +4,29 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from quizzer.bank.chain_check import part_env, part_view
-from quizzer.bank.draw import expand
+from quizzer.bank.check.omissions import Scope, grade_omission, omissions_within, omitted_values
 from quizzer.bank.errors import TemplateError
-from quizzer.bank.expr import Budget
+from quizzer.bank.expr.expression import Budget
+from quizzer.bank.expr.text import answer_display
+from quizzer.bank.generate.draw import expand
+from quizzer.bank.generate.tolerance import hand_written_tolerance
 from quizzer.bank.limits import MAX_EVAL_STEPS, MAX_OMISSION_CHARS
-from quizzer.bank.names import calculators
-from quizzer.bank.omissions import grade_omission, omissions_within, omitted_values
-from quizzer.bank.schema import Template
-from quizzer.bank.text import answer_display
-from quizzer.bank.tolerance import hand_written_tolerance
+from quizzer.bank.read.names import calculators
+from quizzer.bank.read.schema import Template
+from quizzer.bank.read.variables import Variable
 
 if TYPE_CHECKING:
-    from quizzer.bank.render import Instance
+    from quizzer.bank.generate.instance import Instance, Part
 
 #: Omission verdicts the lint reports: the step is not tested (correct), or it is and nothing says so (close).
 SILENT, UNNAMED = "correct", "close"
 
 
 def tolerance_problems(template: Template) -> list[TemplateError]:
-    """A prompt or convention that states the tolerance by hand: every instance states it already."""
+    """A prompt (of any part) or a convention that states the tolerance by hand: every part is shown with a
+    sentence generated from its answer.tolerance already."""
     texts = [
-        ("prompt", template.prompt),
+        *((part.field("prompt"), part.prompt) for part in template.parts),
         *((f"conventions[{i}]", c) for i, c in enumerate(template.conventions)),
     ]
     problems = []
@@ -37,11 +38,38 @@ def tolerance_problems(template: Template) -> list[TemplateError]:
                     template.path,
                     template.id,
                     field,
-                    f"states the tolerance by hand ({phrase!r}); every instance ends its conventions with a "
-                    "sentence generated from answer.tolerance: remove it",
+                    f"states the tolerance by hand ({phrase!r}); every part is shown with a sentence "
+                    "generated from its answer.tolerance: remove it",
                 )
             )
     return problems
+
+
+def scope(template: Template, number: int) -> Scope:
+    """What the omission lint reads of part ``number``: its answer and ``omissions_ok``; part 1's
+    variables, then, for each later part up to it, the answer before it (``part1``...: a number here,
+    never a derived variable) and its variables, in the order they are defined; as texts shown, the
+    conventions and every prompt the student has read by then, so the variables they show are givens."""
+    variables: list[Variable] = [*template.main.variables]
+    for later in template.parts[1:number]:
+        variables.append(Variable(f"part{later.number - 1}", "range", (1, 1)))
+        variables.extend(later.variables)
+    part = template.parts[number - 1]
+    prompts = [p.prompt for p in template.parts[:number]]
+    return Scope(part.answer, tuple(variables), (*prompts, *template.conventions), part.omissions_ok)
+
+
+def part_env(template: Template, instance: Instance, number: int) -> dict[str, Any]:
+    """The names part ``number`` of ``instance`` is evaluated with: part 1's variables, then each later
+    part's up to it, and the true answers of the parts before it (``part1``...)."""
+    env: dict[str, Any] = {}
+    for var in template.main.variables:
+        expand(var, instance.variables[var.name], env)
+    for spec, part in zip(template.parts[1:number], instance.parts[1:number], strict=True):
+        env[f"part{spec.number - 1}"] = instance.parts[spec.number - 2].value
+        for var in spec.variables:
+            expand(var, part.variables[var.name], env)
+    return env
 
 
 class OmissionLint:
@@ -51,12 +79,12 @@ class OmissionLint:
     template at most ``MAX_OMISSION_CHARS`` characters: a lint that stops short says so, once.
     """
 
-    def __init__(self, template: Template, steps: int = MAX_EVAL_STEPS, *, part: int | None = None) -> None:
-        """The lint of the main answer, or with ``part`` (an index into ``template.parts``) of that part's
-        answer: its findings name ``parts[i].answer.expr`` and its own ``omissions_ok`` accepts them."""
-        self.template, self.steps_per_instance, self.part = template, steps, part
-        self.view = template if part is None else part_view(template, part)
-        self.prefix = "" if part is None else f"parts[{part}]."
+    def __init__(self, template: Template, number: int = 1, steps: int = MAX_EVAL_STEPS) -> None:
+        """The lint of part ``number``'s answer (1: the main question): its findings name the part's
+        ``answer.expr`` (``parts[i].`` for a later part) and its own ``omissions_ok`` accepts them."""
+        self.template, self.number, self.steps_per_instance = template, number, steps
+        self.part = template.parts[number - 1]
+        self.view = scope(template, number)
         self.omissions, complete = omissions_within(self.view)
         accepted = {o.step for o in self.view.omissions_ok}
         self.steps = {o.step for o in self.omissions}
@@ -74,17 +102,12 @@ class OmissionLint:
         self.visited = 0
 
     def _error(self, field: str, message: str) -> TemplateError:
-        return TemplateError(self.template.path, self.template.id, self.prefix + field, message)
+        return TemplateError(self.template.path, self.template.id, self.part.field(field), message)
 
     def visit(self, instance: Instance, seed: int) -> None:
         """Evaluate every omission for ``instance``; record the findings not yet recorded."""
-        question: Any = instance
-        if self.part is None:
-            env: dict[str, Any] = {}
-            for var in self.template.variables:
-                expand(var, instance.variables[var.name], env)
-        else:
-            env, question = part_env(self.template, instance, self.part), instance.parts[self.part]
+        env = part_env(self.template, instance, self.number)
+        question = instance.parts[self.number - 1]
         self.visited += 1
         budget = Budget(self.steps_per_instance)
         for omission, value in omitted_values(self.view, env, self.active, self.fns, budget):
@@ -109,7 +132,7 @@ class OmissionLint:
             )
 
     def _problem(
-        self, step: str, how: str, finding: str, seed: int, value: Any, question: Any
+        self, step: str, how: str, finding: str, seed: int, value: Any, question: Part
     ) -> TemplateError:
         shown = answer_display(value, question.unit, question.display_unit)
         if finding == SILENT:
@@ -166,4 +189,4 @@ class _Memo(dict[str, Any]):
         return call
 
 
-__all__ = ["OmissionLint", "tolerance_problems"]
+__all__ = ["OmissionLint", "part_env", "scope", "tolerance_problems"]

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from quizzer.bank.prompt_numbers import number_spans
-from quizzer.bank.text import display_scale
+from quizzer.bank.expr.text import display_scale
+from quizzer.bank.generate.prompt_numbers import number_spans
 from quizzer.grading.grade import Tolerance, is_within
 
 if TYPE_CHECKING:
-    from quizzer.bank.render import Instance
-    from quizzer.bank.values import PartInstance
+    from quizzer.bank.generate.instance import Instance, Part
 
 #: What stands where a number would give an answer away.
 HIDDEN = "…"
@@ -23,10 +23,10 @@ def common_mistakes(instance: Instance) -> tuple[tuple[str, str], ...]:
     title) that is a slip on this instance (not within the band of the right answer), with every number
     of the feedback that reads as an answer of the chain (within its band, or 5% for an estimate, in any
     unit the text gives it) shown as ``HIDDEN``: a student can read it before answering."""
-    questions: list[Instance | PartInstance] = [instance, *instance.parts]
+    questions = instance.parts
     out = []
-    for number, question in enumerate(questions, 1):
-        prefix = f"Part {number}: " if instance.parts else ""
+    for question in questions:
+        prefix = f"Part {question.number}: " if instance.part_count > 1 else ""
         for mistake in question.mistakes:
             if is_within(mistake.value, question.value, question.tolerance):
                 continue  # the right answer on this instance (batch 1, one token...): no slip here
@@ -34,7 +34,7 @@ def common_mistakes(instance: Instance) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def hide_answers(text: str, questions: list[Instance | PartInstance]) -> str:
+def hide_answers(text: str, questions: Sequence[Part]) -> str:
     """``text`` with each number that matches one of the questions' answers replaced by ``HIDDEN``."""
     spans = []
     for question in questions:

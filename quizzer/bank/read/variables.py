@@ -6,10 +6,11 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
-from quizzer.bank.expr import BUILTIN_NAMES, Expr
+from quizzer.bank.expr.expression import Expr
+from quizzer.bank.expr.syntax import BUILTIN_NAMES
+from quizzer.bank.expr.text import style_problem
 from quizzer.bank.limits import MAX_INT_BITS
-from quizzer.bank.reader import Reader
-from quizzer.bank.text import style_problem
+from quizzer.bank.read.reader import Reader
 from quizzer.core.errors import QuizzerError
 from quizzer.core.record import Record
 

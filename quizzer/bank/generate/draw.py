@@ -1,4 +1,4 @@
-"""Drawing a template's variables from a seed until its constraints hold; own numbers may break them."""
+"""Drawing each part's variables from a seed until its constraints hold; own numbers may break part 1's."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from quizzer.bank.errors import ExprError, TemplateError
-from quizzer.bank.expr import Budget, Expr, plain
-from quizzer.bank.names import PRESET_FIELDS, calculators
-from quizzer.bank.schema import Template
-from quizzer.bank.variables import Variable
+from quizzer.bank.expr.expression import Budget, Expr, plain
+from quizzer.bank.read.names import PRESET_FIELDS, calculators
+from quizzer.bank.read.schema import PartSpec, Template
+from quizzer.bank.read.variables import Variable
 
 #: Draws before a template whose constraints keep failing is reported.
 MAX_ATTEMPTS = 1000
@@ -47,7 +47,7 @@ def expand(var: Variable, value: Any, env: Env) -> None:
 def _owners(template: Template) -> dict[str, int]:
     """The index of the variable that defines each name (preset fields belong to their preset)."""
     owner: dict[str, int] = {}
-    for i, var in enumerate(template.variables):
+    for i, var in enumerate(template.main.variables):
         owner[var.name] = i
         if var.kind == "preset":
             owner.update(dict.fromkeys((f"{var.name}_{f}" for f in PRESET_FIELDS), i))
@@ -57,8 +57,8 @@ def _owners(template: Template) -> dict[str, int]:
 def constraint_schedule(template: Template) -> list[list[Expr]]:
     """For each variable, the constraints that can be checked once it is drawn (its last dependency)."""
     owner = _owners(template)
-    schedule: list[list[Expr]] = [[] for _ in template.variables] or [[]]
-    for constraint in template.constraints:
+    schedule: list[list[Expr]] = [[] for _ in template.main.variables] or [[]]
+    for constraint in template.main.constraints:
         schedule[max((owner[n] for n in constraint.names if n in owner), default=0)].append(constraint)
     return schedule
 
@@ -67,7 +67,7 @@ def touched_by(template: Template, names: set[str]) -> set[int]:
     """The ids of the constraints that depend on ``names``, directly or through derived variables."""
     owner = _owners(template)
     depends: list[set[str]] = []
-    for var in template.variables:
+    for var in template.main.variables:
         deps = {var.name}
         if var.expr is not None:
             for name in var.expr.names:
@@ -75,29 +75,11 @@ def touched_by(template: Template, names: set[str]) -> set[int]:
                     deps |= depends[owner[name]]
         depends.append(deps)
     touched = set()
-    for constraint in template.constraints:
+    for constraint in template.main.constraints:
         deps = set().union(*(depends[owner[n]] for n in constraint.names if n in owner))
         if deps & names:
             touched.add(id(constraint))
     return touched
-
-
-def draw_variables(
-    template: Template, rng: random.Random, overrides: Mapping[str, Any], budget: Budget | None = None
-) -> Env:
-    """Variable values satisfying the constraints; overrides are fixed, the rest drawn from ``rng``.
-
-    The strict form of ``draw``: a constraint the overrides break is a TemplateError.
-    """
-    env, broken = draw(template, rng, overrides, budget)
-    if broken:
-        raise TemplateError(
-            template.path,
-            template.id,
-            "constraints",
-            f"the values given break the constraint {broken[0].source!r}",
-        )
-    return env
 
 
 def draw(
@@ -115,7 +97,7 @@ def draw(
     fns = calculators()
     budget = budget or Budget()
     schedule = constraint_schedule(template)
-    all_fixed = set(overrides) >= {v.name for v in template.variables if v.expr is None}
+    all_fixed = set(overrides) >= {v.name for v in template.main.variables if v.expr is None}
     touched = touched_by(template, set(overrides)) if overrides else set()
     best: tuple[Env, tuple[Expr, ...]] | None = None
     candidates, error = 0, None
@@ -126,13 +108,13 @@ def draw(
     for _ in range(MAX_ATTEMPTS):
         env: Env = {}
         failed, at = None, 0
-        for index, (var, constraints) in enumerate(zip(template.variables, schedule, strict=False)):
+        for index, (var, constraints) in enumerate(zip(template.main.variables, schedule, strict=False)):
             _set(template, var, overrides, rng, env, fns, budget)
             failed = next((c for c in constraints if not holds(c, env)), None)
             if failed is not None:
                 at = index
                 break
-        if not template.variables:
+        if not template.main.variables:
             failed = next((c for c in schedule[0] if not holds(c, env)), None)
         if failed is None:
             return env, ()
@@ -202,9 +184,9 @@ def _complete(
     env = dict(env)
     broken = [failed]
     rest = schedule[at][schedule[at].index(failed) + 1 :]
-    for index in range(at, max(len(template.variables), 1)):
+    for index in range(at, max(len(template.main.variables), 1)):
         if index > at:
-            _set(template, template.variables[index], overrides, rng, env, fns, budget)
+            _set(template, template.main.variables[index], overrides, rng, env, fns, budget)
             rest = schedule[index]
         for constraint in rest:
             if not holds(constraint, env):
@@ -212,6 +194,46 @@ def _complete(
                     return None
                 broken.append(constraint)
     return env, tuple(broken)
+
+
+def draw_part(
+    template: Template, part: PartSpec, rng: random.Random, env: Env, budget: Budget
+) -> dict[str, Any]:
+    """Draw a later part's variables into ``env`` (the names of the parts before it) until its constraints
+    hold; its own variables by name.
+
+    Unlike part 1's ``draw``, every variable of an attempt is drawn before the constraints are checked: the
+    instances users saved (``ID#SEED``) were drawn this way, so the stream of each part stays as it was.
+    """
+    fns = calculators()
+    drawn = any(v.expr is None for v in part.variables)
+    failed: Expr | None = None
+    for _ in range(MAX_ATTEMPTS if drawn else 1):
+        trial = dict(env)
+        for var in part.variables:
+            if var.expr is not None:
+                field = part.field(f"variables.{var.name}.expr")
+                value = _evaluate(template, var.expr, trial, fns, field, budget)
+            else:
+                value = draw_value(var, rng)
+            expand(var, value, trial)
+        failed = next(
+            (
+                c
+                for i, c in enumerate(part.constraints)
+                if not _evaluate(template, c, trial, fns, part.field(f"constraints[{i}]"), budget)
+            ),
+            None,
+        )
+        if failed is None:
+            env.update(trial)
+            return {v.name: trial[v.name] for v in part.variables}
+    message = (
+        f"no draw in {MAX_ATTEMPTS} satisfied every constraint"
+        if drawn
+        else f"the constraint {failed.source if failed else ''!r} fails and the part draws nothing to change"
+    )
+    raise TemplateError(template.path, template.id, part.field("constraints"), message)
 
 
 def n_layers_in(env: Mapping[str, Any]) -> int | None:
@@ -240,8 +262,8 @@ __all__ = [
     "MAX_ATTEMPTS",
     "constraint_schedule",
     "draw",
+    "draw_part",
     "draw_value",
-    "draw_variables",
     "expand",
     "n_layers_in",
     "touched_by",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import _ast  # the C node classes; the `ast` module would cost ~14 ms of cold start
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from quizzer.bank.errors import ExprError
@@ -48,6 +48,21 @@ REJECTED: dict[type, str] = {
     _ast.Await: "await is not allowed",
     _ast.Yield: "yield is not allowed",
 }
+
+
+#: The functions every expression may call besides the core's calculators, by name.
+BUILTINS: dict[str, Callable[..., Any]] = {
+    "min": min,
+    "max": max,
+    "abs": abs,
+    "round": round,
+    "ceil": math.ceil,
+    "floor": math.floor,
+    "sqrt": math.sqrt,
+    "log2": math.log2,
+    "log10": math.log10,
+}
+BUILTIN_NAMES = frozenset(BUILTINS)
 
 
 def walk(root: Any, source: str) -> list[Any]:

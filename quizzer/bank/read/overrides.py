@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from quizzer.bank.errors import TemplateError
-from quizzer.bank.expr import bounded, num_or_repr
-from quizzer.bank.schema import Template, Variable
+from quizzer.bank.expr.expression import bounded, num_or_repr
+from quizzer.bank.read.schema import Template, Variable
 
 
 def parse_override(var: Variable, value: Any, template: Template) -> Any:

@@ -21,8 +21,18 @@ from fractions import Fraction
 from typing import Any, cast
 
 from quizzer.bank.errors import ExprError
+from quizzer.bank.expr.syntax import (
+    BINOPS,
+    BUILTINS,
+    CMPOPS,
+    CONSTANTS,
+    check_node,
+    short,
+    unparse,
+    value_kinds,
+    walk,
+)
 from quizzer.bank.limits import MAX_EVAL_STEPS, MAX_EXPR_CHARS, MAX_EXPR_DEPTH, MAX_INT_BITS, MAX_ROUND_DIGITS
-from quizzer.bank.syntax import BINOPS, CMPOPS, CONSTANTS, check_node, short, unparse, value_kinds, walk
 from quizzer.core.errors import QuizzerError
 from quizzer.core.trace import Result, exact, num
 
@@ -54,20 +64,6 @@ class Budget:
         self.left -= steps
         if self.left < 0:
             raise BudgetError(f"exceeds the evaluation budget of {self.limit:,} steps for one instance")
-
-
-_BUILTINS: dict[str, Callable[..., Any]] = {
-    "min": min,
-    "max": max,
-    "abs": abs,
-    "round": round,
-    "ceil": math.ceil,
-    "floor": math.floor,
-    "sqrt": math.sqrt,
-    "log2": math.log2,
-    "log10": math.log10,
-}
-BUILTIN_NAMES = frozenset(_BUILTINS)
 
 
 class Expr:
@@ -148,7 +144,7 @@ class Expr:
         mapping during evaluation), a variable as its label in ``labels`` or its name, ``*`` as ×, ``**`` as
         ^, and ``a if cond else b`` as the branch taken.
         """
-        from quizzer.bank.formula import Formula
+        from quizzer.bank.expr.formula import Formula
 
         def test(node: Any) -> bool:
             return bool(plain(_Compiler(self.source).compile(node)(env, functions)))
@@ -353,7 +349,7 @@ class _Compiler:
         key = (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
         args = [self.compile(a) for a in node.args]
         kwargs = [(k.arg, self.compile(k.value)) for k in node.keywords]
-        builtin = _BUILTINS.get(name)
+        builtin = BUILTINS.get(name)
 
         def run(env: Mapping[str, Value], fns: Mapping[str, Callable[..., Any]]) -> Value:
             fn = builtin or fns.get(name)

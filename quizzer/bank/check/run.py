@@ -6,16 +6,15 @@ import math
 import random
 from collections.abc import Iterable
 
-from quizzer.bank.chain_check import check_parts, part_text_problems
-from quizzer.bank.derivation import answer_with_derivation
-from quizzer.bank.draw import constraint_schedule, draw_value, expand
+from quizzer.bank.check.lints import OmissionLint, tolerance_problems
 from quizzer.bank.errors import ExprError, TemplateError
-from quizzer.bank.expr import Budget, BudgetError, plain
-from quizzer.bank.lint import OmissionLint, tolerance_problems
+from quizzer.bank.expr.expression import Budget, BudgetError, plain
+from quizzer.bank.generate.draw import constraint_schedule, draw_value, expand
+from quizzer.bank.generate.instance import Part
+from quizzer.bank.generate.render import generate
 from quizzer.bank.loader import Bank
-from quizzer.bank.names import calculators
-from quizzer.bank.render import generate
-from quizzer.bank.schema import Template
+from quizzer.bank.read.names import calculators
+from quizzer.bank.read.schema import PartSpec, Template
 from quizzer.core.record import Record
 from quizzer.grading.grade import is_within
 
@@ -34,13 +33,14 @@ class CheckReport(Record):
 def acceptance_rate(
     template: Template, draws: int = 400, seed: int = 0, budget: Budget | None = None
 ) -> float:
-    """Share of unconstrained draws that satisfy every constraint.
+    """Share of unconstrained draws of part 1's variables that satisfy every one of its constraints.
 
     The draws share one instance's ``budget`` (default: ``MAX_EVAL_STEPS``). When it is spent, the share
     is of the draws made; if none of them passed, an instance could not fit in the budget either, and that
     is a TemplateError.
     """
-    if not template.constraints:
+    main = template.main
+    if not main.constraints:
         return 1.0
     rng, fns, passed = random.Random(seed), calculators(), 0
     schedule = constraint_schedule(template)
@@ -48,7 +48,7 @@ def acceptance_rate(
     for done in range(draws):
         env: dict[str, object] = {}
         try:
-            for var, constraints in zip(template.variables, schedule, strict=False):
+            for var, constraints in zip(main.variables, schedule, strict=False):
                 value = (
                     plain(var.expr.evaluate(env, fns, budget))
                     if var.expr is not None
@@ -78,21 +78,17 @@ def check_template(
 ) -> tuple[list[TemplateError], int]:
     """Problems of one valid template over ``seeds``, and how many instances were generated.
 
-    Every part of a chain is checked as the main answer is (its problems name ``parts[i].``...). With
-    ``omissions``, the omission lint runs on every instance too, on the main answer and on each part's.
+    Every part is checked alike (a later part's problems name ``parts[i].``...). With ``omissions``, the
+    omission lint runs on every instance too, on every part's answer.
     """
 
     def problem(field: str, message: str) -> TemplateError:
         return TemplateError(template.path, template.id, field, message)
 
-    problems: list[TemplateError] = [*tolerance_problems(template), *part_text_problems(template)]
+    problems: list[TemplateError] = tolerance_problems(template)
     count = 0
     try:
-        lints = (
-            [OmissionLint(template), *(OmissionLint(template, part=i) for i in range(len(template.parts)))]
-            if omissions
-            else []
-        )
+        lints = [OmissionLint(template, part.number) for part in template.parts] if omissions else []
         count = _check_seeds(template, seeds, problems, lints)
     except TemplateError as exc:
         problems.append(exc)
@@ -116,7 +112,6 @@ def _check_seeds(
     if rate < MIN_ACCEPTANCE:
         problems.append(problem("constraints", f"rarely satisfiable: {rate:.1%} of draws pass (want >= 5%)"))
     seen: set[tuple[str, str]] = set()
-    index_of = {m.name: i for i, m in enumerate(template.mistakes)}
     count = 0
     for seed in seeds:
         try:
@@ -129,50 +124,43 @@ def _check_seeds(
         count += 1
         for lint in lints:
             lint.visit(instance, seed)
-        problems.extend(check_parts(template, instance, seed, seen))
-        value = instance.value
-        if not math.isfinite(value) or value <= 0:
-            key = ("answer.expr", "value")
-            if key not in seen:
-                seen.add(key)
-                problems.append(
-                    problem("answer.expr", f"seed {seed}: the answer {value!r} is not finite and positive")
-                )
-        for mistake in instance.mistakes:
-            field = f"mistakes[{index_of[mistake.name]}].answer"
-            if (field, "inside") not in seen and is_within(mistake.value, value, instance.tolerance):
-                seen.add((field, "inside"))
-                problems.append(
-                    problem(
-                        field,
-                        (
-                            f"seed {seed}: the mistake gives {mistake.value!r}, inside the tolerance of the "
-                            "answer "
-                            f"{value!r}: the grader could never tell them apart"
-                        ),
-                    )
-                )
-        if ("unit", "unit") not in seen:
-            unit = _calculator_unit(template, instance.variables)
-            if unit is not None and unit != template.unit:
-                seen.add(("unit", "unit"))
-                problems.append(
-                    problem("answer.unit", f"is {template.unit!r} but the calculator returns {unit!r}")
-                )
+        for spec, part in zip(template.parts, instance.parts, strict=True):
+            problems.extend(part_problems(template, spec, part, seed, seen))
     for lint in lints:
         problems.extend(lint.problems())
     return count
 
 
-def _calculator_unit(template: Template, variables: dict[str, object]) -> str | None:
-    """The unit of the answer's calculator when the answer is a single call."""
-    env: dict[str, object] = {}
-    for var in template.variables:
-        expand(var, variables[var.name], env)
-    _, steps = answer_with_derivation(template, env, Budget())
-    if steps and steps[-1].label != "Answer":
-        return str(steps[-1].unit)  # a core Unit (a StrEnum): its repr is not the unit's name
-    return None
+def part_problems(
+    template: Template, spec: PartSpec, part: Part, seed: int, seen: set[tuple[str, str]]
+) -> list[TemplateError]:
+    """The problems of one part of one instance not yet in ``seen`` (field, what), which is updated: an
+    answer that is not finite and positive, a mistake the grader cannot tell from the answer (inside its
+    band), a unit that is not the one its calculator returns."""
+    out: list[TemplateError] = []
+
+    def report(field: str, what: str, message: str) -> None:
+        field = spec.field(field)
+        if (field, what) not in seen:
+            seen.add((field, what))
+            out.append(TemplateError(template.path, template.id, field, message))
+
+    value = part.value
+    if not math.isfinite(value) or value <= 0:
+        report("answer.expr", "value", f"seed {seed}: the answer {value!r} is not finite and positive")
+    index_of = {m.name: i for i, m in enumerate(spec.mistakes)}
+    for mistake in part.mistakes:
+        if is_within(mistake.value, value, part.tolerance):
+            report(
+                f"mistakes[{index_of[mistake.name]}].answer",
+                "inside",
+                f"seed {seed}: the mistake gives {mistake.value!r}, inside the tolerance of the answer "
+                f"{value!r}: the grader could never tell them apart",
+            )
+    last = part.derivation[-1] if part.derivation else None
+    if last is not None and last.label != "Answer" and last.unit != spec.unit:
+        report("answer.unit", "unit", f"is {spec.unit!r} but the calculator returns {str(last.unit)!r}")
+    return out
 
 
 def check_bank(bank: Bank, seeds_per_template: int = 100, *, omissions: bool = False) -> CheckReport:

@@ -6,8 +6,7 @@ import _ast  # the C node classes; the `ast` module would cost ~14 ms of cold st
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from quizzer.bank.expr import BUILTIN_NAMES
-from quizzer.bank.syntax import BINOPS, CMPOPS, CONSTANTS
+from quizzer.bank.expr.syntax import BINOPS, BUILTIN_NAMES, CMPOPS, CONSTANTS
 from quizzer.core.trace import Result, num
 
 #: Where a call sits in its expression's source: the key ``Expr`` evaluation notes calculator results under.

@@ -73,11 +73,11 @@ def parse_toml(data: bytes) -> dict[str, Any]:
     >>> parse_toml(b"a = [1,\n  \xff]")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    quizzer.bank.files.Unreadable: is not UTF-8 text: byte 0xff at line 2, column 3 cannot be decoded; ...
+    quizzer.bank.read.files.Unreadable: is not UTF-8 text: byte 0xff at line 2, column 3 cannot be ...
     >>> parse_toml(b"a = " + b"[" * 5000)
     Traceback (most recent call last):
     ...
-    quizzer.bank.files.Unreadable: arrays or tables nest too deeply to read
+    quizzer.bank.read.files.Unreadable: arrays or tables nest too deeply to read
     """
     import tomllib
 

@@ -15,17 +15,29 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
 from quizzer.bank.errors import ExprError
-from quizzer.bank.expr import BUILTIN_NAMES, Budget, Expr, plain
+from quizzer.bank.expr.expression import Budget, Expr, plain
+from quizzer.bank.expr.syntax import BUILTIN_NAMES, value_kinds
+from quizzer.bank.expr.text import PLACEHOLDER_RE
 from quizzer.bank.limits import MAX_OMISSION_CHARS
-from quizzer.bank.names import calculators, name_kinds
-from quizzer.bank.schema import Template
-from quizzer.bank.syntax import value_kinds
-from quizzer.bank.text import PLACEHOLDER_RE
-from quizzer.bank.variables import Variable
+from quizzer.bank.read.names import calculators, name_kinds
+from quizzer.bank.read.texts import OmissionOk
+from quizzer.bank.read.variables import Variable
 from quizzer.core.errors import QuizzerError
 from quizzer.core.record import Record
 
 _NUMBER = frozenset({"number"})
+
+
+class Scope(Record):
+    """What the omission lint reads of one part of a template (``lints.scope``): its answer, every variable
+    in scope in order (an earlier part's answer, ``part1``..., as a plain number: the student is shown its
+    true value), the texts the student has read by then (their placeholders are givens), and the omissions
+    the part accepts."""
+
+    answer: Expr
+    variables: tuple[Variable, ...]
+    shown: tuple[str, ...]
+    omissions_ok: tuple[OmissionOk, ...] = ()
 
 
 class Omission(Record):
@@ -180,52 +192,51 @@ def _variants(
     return out
 
 
-def givens(template: Template) -> set[str]:
-    """The variables the question shows (placeholders of the prompt and the conventions)."""
-    texts = (template.prompt, *template.conventions)
-    return {m.group(1) for text in texts for m in PLACEHOLDER_RE.finditer(text)}
+def givens(scope: Scope) -> set[str]:
+    """The variables the question shows (placeholders of the prompts and conventions read so far)."""
+    return {m.group(1) for text in scope.shown for m in PLACEHOLDER_RE.finditer(text)}
 
 
-def used_variables(template: Template) -> list[Variable]:
+def used_variables(scope: Scope) -> list[Variable]:
     """The derived variables the answer uses, directly or through others, in declaration order.
 
     A variable the question shows (``{name}`` in the prompt or a convention) is given to the student, not
     worked out: the lint does not look inside it.
     """
-    given = givens(template)
-    derived = {v.name: v.expr for v in template.variables if v.expr is not None and v.name not in given}
+    given = givens(scope)
+    derived = {v.name: v.expr for v in scope.variables if v.expr is not None and v.name not in given}
     used: set[str] = set()
-    stack = list(template.answer.names)
+    stack = list(scope.answer.names)
     while stack:
         name = stack.pop()
         if name in derived and name not in used:
             used.add(name)
             stack.extend(derived[name].names)
-    return [v for v in template.variables if v.name in used]
+    return [v for v in scope.variables if v.name in used]
 
 
-def omissions(template: Template) -> list[Omission]:
+def omissions(scope: Scope) -> list[Omission]:
     """Every step of the answer's derivation that can be left out, once per template (at most
     ``MAX_OMISSION_CHARS`` characters of variants: see ``omissions_within``)."""
-    return omissions_within(template)[0]
+    return omissions_within(scope)[0]
 
 
-def omissions_within(template: Template, limit: int = MAX_OMISSION_CHARS) -> tuple[list[Omission], bool]:
+def omissions_within(scope: Scope, limit: int = MAX_OMISSION_CHARS) -> tuple[list[Omission], bool]:
     """The omissions whose variant expressions fit in ``limit`` characters in all (each is parsed), and
     whether that is all of them."""
-    kinds, room = name_kinds(template), [limit]
-    found = _variants(template.answer, kinds, None, room)
-    for var in used_variables(template):
+    kinds, room = name_kinds(scope.variables), [limit]
+    found = _variants(scope.answer, kinds, None, room)
+    for var in used_variables(scope):
         if room[0] >= 0:
             found += _variants(cast(Expr, var.expr), kinds, var.name, room)  # used: derived, so an expr
     return found, room[0] >= 0
 
 
-def _downstream(template: Template, name: str, given: set[str]) -> list[Variable]:
+def _downstream(scope: Scope, name: str, given: set[str]) -> list[Variable]:
     """The derived variables after ``name`` that depend on it, in order (to recompute after a change); the
     ones the question shows stay as shown."""
     changed, out = {name}, []
-    for var in template.variables:
+    for var in scope.variables:
         if var.expr is not None and var.name not in given and var.expr.names & changed:
             changed.add(var.name)
             out.append(var)
@@ -233,7 +244,7 @@ def _downstream(template: Template, name: str, given: set[str]) -> list[Variable
 
 
 def omitted_values(
-    template: Template,
+    scope: Scope,
     env: Mapping[str, Any],
     found: list[Omission],
     fns: Mapping[str, Callable[..., Any]],
@@ -243,7 +254,7 @@ def omitted_values(
 
     Every evaluation is charged to ``budget``; once it is spent, the remaining omissions are not tried.
     """
-    answer = plain(template.answer.evaluate(env, fns, budget))
+    answer = plain(scope.answer.evaluate(env, fns, budget))
     later: dict[str, list[Variable]] = {}
     for omission in found:
         if budget is not None and budget.left <= 0:
@@ -255,11 +266,11 @@ def omitted_values(
                 changed = dict(env)
                 changed[omission.target] = plain(omission.variant.evaluate(env, fns, budget))
                 if omission.target not in later:
-                    later[omission.target] = _downstream(template, omission.target, givens(template))
+                    later[omission.target] = _downstream(scope, omission.target, givens(scope))
                 for var in later[omission.target]:
                     derived = cast(Expr, var.expr)  # _downstream gives derived variables only
                     changed[var.name] = plain(derived.evaluate(changed, fns, budget))
-                value = plain(template.answer.evaluate(changed, fns, budget))
+                value = plain(scope.answer.evaluate(changed, fns, budget))
         except (QuizzerError, ArithmeticError, TypeError, ValueError):
             continue
         if isinstance(value, bool) or not isinstance(value, int | float) or value == answer:
@@ -290,7 +301,7 @@ def grade_omission(instance: Any, value: int | float) -> tuple[str, str | None] 
 
     if not is_within(value, instance.value, close_band(instance.value, instance.tolerance)):
         return None  # wrong: outside even the close band
-    from quizzer.bank.render import grade_context
+    from quizzer.bank.generate.render import grade_context
 
     mistakes = [Mistake(m.name, m.value, m.feedback, m.title) for m in instance.mistakes]
     verdict = grade(
@@ -306,6 +317,7 @@ def grade_omission(instance: Any, value: int | float) -> tuple[str, str | None] 
 
 __all__ = [
     "Omission",
+    "Scope",
     "grade_omission",
     "omissions",
     "omissions_within",

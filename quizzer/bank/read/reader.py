@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from quizzer.bank.errors import ExprError, TemplateError, short_repr
-from quizzer.bank.expr import Expr
+from quizzer.bank.expr.expression import Expr
 from quizzer.core.checks import did_you_mean
 
 if TYPE_CHECKING:

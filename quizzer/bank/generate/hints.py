@@ -8,8 +8,7 @@ from quizzer.core.trace import Step
 from quizzer.grading.grade import is_within
 
 if TYPE_CHECKING:
-    from quizzer.bank.render import Instance
-    from quizzer.bank.values import PartInstance
+    from quizzer.bank.generate.instance import Part
 
 #: A hint: a nudge (a question, as text) or a step of the derivation.
 Hint = str | Step
@@ -20,8 +19,8 @@ def formula_nudge(step: Step) -> str:
     return f"{step.label}: {step.formula}"
 
 
-def hint_steps(instance: Instance | PartInstance) -> tuple[Hint, ...]:
-    """The hints of an instance (or one part of a chain), in the order they are given.
+def hint_steps(question: Part) -> tuple[Hint, ...]:
+    """The hints of one part of a question (part 1 of a question of one part), in the order they are given.
 
     First the template's nudges (texts), then the derivation's steps but the last, then the last step's
     formula in words without its numbers (a text). A step whose value would itself grade correct (the
@@ -34,11 +33,11 @@ def hint_steps(instance: Instance | PartInstance) -> tuple[Hint, ...]:
     ...     tolerance=Tolerance("rel", 0.01)))
     ('Which matrix has a row per token?', 'Embedding table: vocab_size × d_model')
     """
-    steps = instance.derivation
-    hints: list[Hint] = list(instance.nudges)
+    steps = question.derivation
+    hints: list[Hint] = list(question.nudges)
     for step in steps[:-1]:
         gives_it = isinstance(step.value, int | float) and is_within(
-            step.value, instance.value, instance.tolerance
+            step.value, question.value, question.tolerance
         )
         hints.append(formula_nudge(step) if gives_it else step)
     if steps and any(c.isalpha() for c in steps[-1].formula):  # a formula of numbers only would tell

@@ -1,0 +1,1 @@
+"""The authoring check: every template generated over many seeds, and the lints that find what reads wrong."""

@@ -1,0 +1,372 @@
+"""A template turned into an instance: each part's variables drawn from the seed, its answer, its texts."""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from quizzer.bank.errors import PartError, TemplateError
+from quizzer.bank.expr.expression import Budget, Expr, plain
+from quizzer.bank.expr.text import (
+    TextError,
+    TextTooLong,
+    answer_display,
+    derivation_table,
+    display_scale,
+    render_text,
+)
+from quizzer.bank.generate.derivation import derive, gradable, variable_labels
+from quizzer.bank.generate.draw import _evaluate as evaluate
+from quizzer.bank.generate.draw import draw, draw_part, expand, n_layers_in
+from quizzer.bank.generate.instance import Instance, MistakeValue, Part
+from quizzer.bank.generate.tolerance import tolerance_text
+from quizzer.bank.limits import MAX_TEXT_CHARS
+from quizzer.bank.read.names import calculators
+from quizzer.bank.read.overrides import parse_override
+from quizzer.bank.read.schema import PartSpec, Template
+from quizzer.bank.read.texts import TextPart
+from quizzer.core.checks import did_you_mean
+from quizzer.core.errors import QuizzerError
+from quizzer.grading.grade import GradeContext, Mistake, builtin_mistakes, needed_figures, title_from_name
+
+#: The start of the warning an instance carries for each constraint a user's own numbers break.
+OUTSIDE_RANGE = "outside this template's usual range: "
+#: ``{part1}`` with no style: shown as that part's answer in its display form.
+_ANSWER_RE = re.compile(r"(?<!\{)\{(part[0-9]+)\}(?!\})")
+#: ``{part1}`` or ``{part1:style}``: hidden in a masked prompt.
+_ANY_ANSWER_RE = re.compile(r"(?<!\{)\{part([0-9]+)(?::[a-z-]+(?:\([^{}()\n]*\))?)?\}(?!\})")
+
+
+def masked(text: str) -> str:
+    """``text`` with each ``{partK}`` placeholder (any style) as "(your answer to part K)".
+
+    >>> masked("With {part1} per sequence and {part2:si} sequences")
+    'With (your answer to part 1) per sequence and (your answer to part 2) sequences'
+    """
+    return _ANY_ANSWER_RE.sub(lambda m: f"(your answer to part {m.group(1)})", text)
+
+
+def generate(
+    template: Template, seed: int, overrides: Mapping[str, Any] | None = None, budget: Budget | None = None
+) -> Instance:
+    """The instance of ``template`` for ``seed`` (deterministic); ``overrides`` fix some of part 1's
+    variables.
+
+    Part 1 draws from ``random.Random(f"{id}#{seed}")``; part ``k`` then from ``f"{id}#{seed}#part{k}"``
+    with the names of the parts before it: adding a part never changes an earlier number. Overrides that
+    break a constraint still pose the question, with a warning per broken constraint. Raises TemplateError
+    naming the field for anything the template asks that cannot be done: a failed evaluation (a calculator
+    refusing the values), a spent ``budget`` (default: ``MAX_EVAL_STEPS``), a mistake that is not a
+    number, a value that cannot be shown, texts beyond ``MAX_TEXT_CHARS`` in all.
+    """
+    budget = budget or Budget()
+    main = template.main
+    given = dict(overrides or {})
+    by_name = {v.name: v for v in main.variables}
+    for name in given:
+        if name not in by_name:
+            close = did_you_mean(name, by_name)
+            raise TemplateError(template.path, template.id, "variables", f"no variable {name!r}{close}")
+    fixed = {name: parse_override(by_name[name], value, template) for name, value in given.items()}
+    env, broken = draw(template, random.Random(f"{template.id}#{seed}"), fixed, budget)
+    scope = _Scope(template, env, budget)
+    parts: list[Part] = []
+    shared: dict[str, Any] = {}
+    for spec in template.parts:
+        if spec.number == 1:
+            own = {v.name: env[v.name] for v in spec.variables}
+        else:
+            rng = random.Random(f"{template.id}#{seed}#part{spec.number}")
+            own = draw_part(template, spec, rng, scope.env, budget)
+        renderer = _Renderer(template, spec, scope)
+        part = renderer.render(own)
+        if spec.number == 1:  # the template's texts, with part 1's names
+            shared = renderer.template_texts(part.tolerance_text)
+        parts.append(part)
+        scope.answered(spec.number, part)
+    return Instance(
+        id=f"{template.id}#{seed}",
+        template_id=template.id,
+        seed=seed,
+        title=template.title,
+        topic=template.topic,
+        difficulty=template.difficulty,
+        kind=template.kind,
+        minutes=template.minutes,
+        variables={v.name: env[v.name] for v in main.variables},
+        conventions=shared["conventions"],
+        memory_aid=shared["memory_aid"],
+        follow_ups=shared["follow_ups"],
+        references=tuple((r.title, r.url) for r in template.references),
+        n_layers=n_layers_in(env),
+        parts=tuple(parts),
+        warnings=tuple(OUTSIDE_RANGE + c.source for c in broken),
+    )
+
+
+def grade_context(question: Part) -> GradeContext:
+    """What the grader needs to know of a part beyond its value: the unit a bare number means, the dtype,
+    the layers in scope and their name, whether the question asks for one layer."""
+    return GradeContext(
+        question.display_unit, question.dtype, question.layers, question.layers_label, question.per_layer
+    )
+
+
+class _Scope:
+    """What the parts of one instance share as they are rendered in order: the names known so far (each
+    earlier part's answer as ``partK`` too), their display forms, labels and formats, the evaluation
+    budget, and the characters of text left."""
+
+    def __init__(self, template: Template, env: dict[str, Any], budget: Budget) -> None:
+        self.env = dict(env)
+        self.displays: dict[str, str] = {}
+        self.labels = variable_labels(template)
+        self.formats: dict[str, tuple[str | None, str | None]] = {}
+        self.budget = budget
+        self.left = MAX_TEXT_CHARS
+
+    def enter(self, spec: PartSpec) -> None:
+        """Part ``spec`` is rendered next: its variables' formats and labels join the scope."""
+        self.formats.update({v.name: (v.format, v.unit) for v in spec.variables})
+        if spec.number > 1:
+            self.labels.update({v.name: v.label for v in spec.variables if v.label})
+
+    def answered(self, number: int, part: Part) -> None:
+        """Part ``number`` is rendered: later parts know its answer as ``part{number}``."""
+        self.env[f"part{number}"] = part.value
+        self.displays[f"part{number}"] = part.display
+        self.labels[f"part{number}"] = f"part {number}"
+
+
+class _Renderer:
+    """Renders one part: its answer and derivation, mistakes, figures, tolerance sentence and texts."""
+
+    def __init__(self, template: Template, spec: PartSpec, scope: _Scope) -> None:
+        self.template, self.spec, self.scope = template, spec, scope
+        scope.enter(spec)
+        self.env = scope.env
+        self.fns = calculators()
+        self.shown: dict[str, Any] = dict(scope.env)
+
+    def fail(self, field: str, message: str) -> TemplateError:
+        return TemplateError(self.template.path, self.template.id, self.spec.field(field), message)
+
+    def value(self, expr: Expr, field: str) -> Any:
+        return evaluate(self.template, expr, self.env, self.fns, self.spec.field(field), self.scope.budget)
+
+    def text(self, source: str, field: str, hide: bool = False) -> str:
+        if hide:
+            source = masked(source)
+        source = _ANSWER_RE.sub(lambda m: self.scope.displays.get(m.group(1), m.group(0)), source)
+        try:
+            out = render_text(source, self.shown, self.scope.formats, self.scope.left)
+        except TextTooLong:
+            message = (
+                f"with placeholders filled in, the texts of one instance pass {MAX_TEXT_CHARS:,} characters"
+            )
+            raise self.fail(field, message) from None
+        except TextError as exc:
+            raise self.fail(field, str(exc)) from None
+        self.scope.left -= len(out)
+        return out
+
+    def number(self, expr: Expr, field: str) -> int | float:
+        """The value of ``expr``, a number the grader can take (else a TemplateError naming ``field``)."""
+        return gradable(self.template, self.value(expr, field), self.spec.field(field))
+
+    def holds(self, condition: Expr | None, field: str) -> bool:
+        return condition is None or bool(self.value(condition, field))
+
+    def joined(self, key: str, chosen: tuple[TextPart, ...]) -> tuple[str, list[TextPart]]:
+        """A field's text from the parts whose condition holds (joined by blank lines), and those parts."""
+        if len(chosen) == 1 and chosen[0].when is None:
+            return self.text(chosen[0].text, key), list(chosen)
+        kept = [(i, p) for i, p in enumerate(chosen) if self.holds(p.when, f"{key}[{i}].when")]
+        joined = "\n\n".join(self.text(p.text, f"{key}[{i}].text").strip("\n") for i, p in kept)
+        return joined, [p for _, p in kept]
+
+    def render(self, own: dict[str, Any]) -> Part:
+        spec, template = self.spec, self.template
+        field = spec.field("answer.expr")
+        value, derivation = derive(
+            template, spec.answer, spec.unit, self.env, self.scope.labels, field, self.scope.budget
+        )
+        try:
+            table = derivation_table(derivation)
+        except (ValueError, ArithmeticError) as exc:
+            raise self.fail("answer.expr", f"cannot be shown: {exc}") from None
+        self.shown["derivation"] = table  # the answer joins it once its figures are known (below)
+        self.scope.left -= len(table)
+        chosen = [
+            (i, m, self.number(m.expr, f"mistakes[{i}].answer"))
+            for i, m in enumerate(spec.mistakes)
+            if self.holds(m.when, f"mistakes[{i}].when")
+        ]
+        dtype, layers = self.dtype(), self.layers()
+        label_key = spec.context_key("layers_label")
+        layers_label = self.text(spec.layers_label, label_key) if spec.layers_label else None
+        per_unit = display_scale(spec.unit, spec.display) if spec.display else 1
+        context = GradeContext(spec.display, dtype, layers, layers_label, spec.per_layer)
+        slips = builtin_mistakes(value, spec.unit, context, tolerance=spec.tolerance)
+        own_mistakes = [Mistake(m.name, v, "", m.title) for _, m, v in chosen]
+        figures = needed_figures(value, spec.tolerance, [*own_mistakes, *slips], per_unit=per_unit)
+        try:
+            self.shown["answer"] = answer_display(value, spec.unit, spec.display, figures)
+        except (ValueError, ArithmeticError) as exc:
+            raise self.fail("answer.expr", f"cannot be shown: {exc}") from None
+        explanation, kept = self.joined("explanation", spec.explanation_parts)
+        if not any("{derivation}" in p.text for p in kept):
+            explanation = f"{explanation.rstrip()}\n\n{table}"
+        mistakes = tuple(
+            MistakeValue(
+                name=m.name,
+                value=v,
+                feedback=self.text(m.feedback, f"mistakes[{i}].feedback"),
+                title=m.title or title_from_name(m.name),
+            )
+            for i, m, v in chosen
+        )
+        stated = tolerance_text(
+            spec.tolerance,
+            kind=template.kind,
+            unit=spec.unit,
+            value=value,
+            figures=figures,
+            display_unit=spec.display,
+            per_unit=per_unit,
+        )
+        prompt = self.text(spec.prompt, "prompt")
+        return Part(
+            number=spec.number,
+            prompt=prompt,
+            value=value,
+            unit=spec.unit,
+            display=self.shown["answer"],
+            display_unit=spec.display,
+            tolerance=spec.tolerance,
+            tolerance_text=stated,
+            needed_figures=figures,
+            mistakes=mistakes,
+            derivation=derivation,
+            explanation=explanation,
+            tldr=self.joined("tldr", spec.tldr_parts)[0] if spec.tldr_parts else "",
+            nudges=tuple(self.text(n, f"nudges[{i}]") for i, n in enumerate(spec.nudges)),
+            carry=spec.carry,
+            variables=own,
+            dtype=dtype,
+            layers=layers,
+            layers_label=layers_label,
+            per_layer=spec.per_layer,
+            masked_prompt=prompt if spec.number == 1 else self.text(spec.prompt, "prompt", hide=True),
+        )
+
+    def template_texts(self, stated: str) -> dict[str, Any]:
+        """The template's own texts, rendered with this part's names (part 1's): its conventions (then the
+        tolerance sentence ``stated``), memory aid and follow-ups whose conditions hold."""
+        template = self.template
+        conventions = tuple(self.text(c, f"conventions[{i}]") for i, c in enumerate(template.conventions))
+        aid = template.memory_aid_parts
+        follow_ups = tuple(
+            (
+                self.text(f.question, f"follow_ups[{i}].question"),
+                self.text(f.answer, f"follow_ups[{i}].answer"),
+            )
+            for i, f in enumerate(template.follow_ups)
+            if self.holds(f.when, f"follow_ups[{i}].when")
+        )
+        return {
+            "conventions": (*conventions, stated),
+            "memory_aid": self.joined("memory_aid", aid)[0] if aid else "",
+            "follow_ups": follow_ups,
+        }
+
+    def dtype(self) -> str | None:
+        """The dtype the answer counts bytes of: the part's ``dtype``, else the ``dtype`` variable."""
+        if self.spec.dtype is None:
+            value = self.env.get("dtype")
+            return value if isinstance(value, str) else None
+        key = self.spec.context_key("dtype")
+        value = self.value(self.spec.dtype, key)
+        if not isinstance(value, str):
+            raise self.fail(key, f"gives {value!r}, not a dtype name")
+        from quizzer.core.units import DTYPE_BITS
+
+        if value not in DTYPE_BITS:
+            raise self.fail(key, f"gives {value!r}, not a dtype{did_you_mean(value, DTYPE_BITS)}")
+        return value
+
+    def layers(self) -> int | None:
+        """The layers in scope: the part's ``layers`` expression, else the model's layer count."""
+        if self.spec.layers is None:
+            return n_layers_in(self.env)
+        key = self.spec.context_key("layers")
+        value = self.value(self.spec.layers, key)
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise self.fail(key, f"gives {value!r}, not a whole number of layers")
+        return value
+
+
+def recompute_part(
+    template: Template, instance: Instance, number: int, given: Mapping[int, int | float]
+) -> int | float | None:
+    """Part ``number``'s answer with ``part{k}`` replaced by ``given[k]`` for each earlier part k in
+    ``given`` (the other earlier parts keep their true values); deterministic.
+
+    The part variables keep the values the instance drew (a constraint the given values break is not
+    re-checked and nothing is redrawn); only the derived ones are recomputed, so only what depends on a
+    given value changes. None when an evaluation fails for those values (a calculator's SpecError, a
+    division by zero...) or the answer is not a finite positive number. Raises PartError for a part the
+    chain does not have, or a given part that is not before ``number``.
+    """
+    if not 2 <= number <= instance.part_count or len(template.parts) != len(instance.parts):
+        raise PartError(f"part {number}: {instance.id} has parts 2 to {instance.part_count}")
+    for k in given:
+        if not 1 <= k < number:
+            raise PartError(f"part {k} is not an earlier part of part {number}")
+    fns, budget = calculators(), Budget()
+    env: dict[str, Any] = {}
+    try:
+        for var in template.main.variables:
+            expand(var, instance.variables[var.name], env)
+        env["part1"] = given.get(1, instance.value)
+        for spec, part in zip(template.parts[1:number], instance.parts[1:number], strict=True):
+            for var in spec.variables:
+                value = (
+                    _derived(var.expr, env, fns, budget) if var.expr is not None else part.variables[var.name]
+                )
+                expand(var, value, env)
+            if spec.number < number:
+                env[f"part{spec.number}"] = given.get(spec.number, part.value)
+        value = plain(template.parts[number - 1].answer.evaluate(env, fns, budget))
+    except (QuizzerError, ArithmeticError, TypeError, ValueError, KeyError):
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        finite = math.isfinite(float(value))
+    except OverflowError:
+        return None
+    return value if finite and value > 0 else None
+
+
+def _derived(
+    expr: Expr, env: Mapping[str, Any], fns: Mapping[str, Callable[..., Any]], budget: Budget
+) -> Any:
+    return plain(expr.evaluate(env, fns, budget))
+
+
+__all__ = [
+    "OUTSIDE_RANGE",
+    "Instance",
+    "MistakeValue",
+    "Part",
+    "generate",
+    "grade_context",
+    "masked",
+    "recompute_part",
+]
