@@ -8,6 +8,7 @@ immutability, value equality and hashing, a readable repr and ``replace``.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any, ClassVar, Self, dataclass_transform, get_origin
 
 
@@ -28,6 +29,7 @@ class Record:
     """
 
     _fields: ClassVar[tuple[str, ...]] = ()
+    _field_set: ClassVar[frozenset[str]] = frozenset()
     _defaults: ClassVar[dict[str, Any]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -42,16 +44,19 @@ class Record:
                     fields.append(name)
                 if name in vars(klass):
                     defaults[name] = vars(klass)[name]
-        for before, name in zip(fields, fields[1:], strict=False):  # as a dataclass: caught at definition
+        for before, name in pairwise(fields):  # as a dataclass: caught at definition
             if before in defaults and name not in defaults:
                 raise TypeError(f"{cls.__name__}: the field {name!r} has no default but follows {before!r}")
         cls._fields = tuple(fields)
+        cls._field_set = frozenset(fields)
         cls._defaults = defaults
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         fields = self._fields
-        if not kwargs and len(args) == len(fields):  # the common, fast path: every field positional
+        if not kwargs and len(args) == len(fields):  # a fast path: every field positional
             self.__dict__.update(zip(fields, args, strict=True))
+        elif not args and kwargs.keys() == self._field_set:  # the other: every field by keyword
+            self.__dict__.update(kwargs)
         else:
             if len(args) > len(fields):
                 raise TypeError(f"{type(self).__name__} takes at most {len(fields)} positional arguments")

@@ -31,7 +31,7 @@ not in a whole number), what one of it stands for (``Parsed.factor``) and how it
 
 Bounds: at most ``MAX_ANSWER_LENGTH`` characters are read, normalised with NFKC (fullwidth digits, the
 Kelvin sign ...) and matched against ASCII units only; a power's size is checked before it is computed, and
-every scan moves forward, so the work is linear in the length (``parse_work`` counts it).
+every scan moves forward, so the work is linear in the length (a ``Meter`` counts it).
 """
 
 from __future__ import annotations
@@ -116,22 +116,24 @@ class Parsed(Record):
 #: The longest answer read, in characters; the answer boxes hold no more. A product typed out in full,
 #: "3 * 3072 * 8192 * 28 * 2 * 2 bytes / 1024 / 1024 / 1024" (56), fits four times over.
 MAX_ANSWER_LENGTH = 256
-_work = 0  # the steps of the parse in progress (see parse_work)
 
 
-def _charge(steps: int) -> None:
-    global _work
-    _work += steps
+class Meter:
+    """The work of one ``parse_answer``, for the tests that bound it (pass one as ``meter``): the characters
+    each scan covers (a match, a search, a slice, a normalising pass) plus the 64-bit words of each exact
+    number built. ``parse_answer`` makes its own when given none: the module keeps no state.
 
-
-def parse_work() -> int:
-    """The work of the last ``parse_answer``, for the tests that bound it: the characters each scan covers
-    (a match, a search, a slice, a normalising pass) plus the 64-bit words of each exact number built.
-
-    >>> _ = parse_answer("16.4M", "params"); 0 < parse_work() < 40 * len("16.4M")
+    >>> meter = Meter(); _ = parse_answer("16.4M", "params", meter=meter); 0 < meter.work < 40 * len("16.4M")
     True
     """
-    return _work
+
+    __slots__ = ("work",)
+
+    def __init__(self) -> None:
+        self.work = 0
+
+    def charge(self, steps: int) -> None:
+        self.work += steps
 
 
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
@@ -154,9 +156,9 @@ _pattern = functools.cache(re.compile)  # each pattern is compiled on first use:
 _POWER_BITS, _VALUE_BITS = 2048, 4096  # the bits of a power's (checked first) or the product's parts
 
 
-def _unit(token: str, expected: str) -> Entry | None:
+def _unit(token: str, expected: str, meter: Meter) -> Entry | None:
     """The unit ``token`` names when the answer is in ``expected``, or None if it is not a unit here."""
-    _charge(4 * len(token) + 4)  # the fold, two full matches and the look-ups
+    meter.charge(4 * len(token) + 4)  # the fold, two full matches and the look-ups
     if token in ("B", "b"):  # bytes/bits beside sizes; a billion beside counts and elsewhere ("7B")
         if expected in BYTE_LIKE or (token == "b" and expected == "bits/param"):
             return tables()[0][token]
@@ -188,21 +190,23 @@ def _scale(token: str, expected: str, before_unit: bool = False) -> int | None:
     return WORD_SCALES.get(token.lower())
 
 
-def _read_tail(tail: str, expected: str, text: str) -> tuple[int, Entry | None, str | None]:
+def _read_tail(tail: str, expected: str, text: str, meter: Meter) -> tuple[int, Entry | None, str | None]:
     """Split what follows a number into (power of ten, unit entry, unit token as typed)."""
     if not tail:
         return 0, None, None
-    if entry := _unit(tail, expected):
+    if entry := _unit(tail, expected, meter):
         return 0, entry, tail
     if (power := _scale(tail, expected)) is not None:
         return power, None, None
-    _charge((len(SCALE_NAMES) + 2) * (len(tail) + 12))  # a slice per name, the rest if it matches; a label
+    meter.charge(
+        (len(SCALE_NAMES) + 2) * (len(tail) + 12)
+    )  # a slice per name, the rest if it matches; a label
     for name in SCALE_NAMES:  # a scale, then a unit: "16.4M params", "2 GFLOPs"
         head = tail[: len(name)]
         if head == name or (len(name) > 1 and head.lower() == name):
             rest = tail[len(name) :].strip()
             power = _scale(head, expected, before_unit=True) if rest else None
-            if power is not None and (entry := _unit(rest, expected)):
+            if power is not None and (entry := _unit(rest, expected, meter)):
                 return power, entry, rest
     if expected == "count":  # a plain count may name what it counts: "8 GPUs", "2k steps"
         head, _, rest = tail.partition(" ")
@@ -216,22 +220,22 @@ def _read_tail(tail: str, expected: str, text: str) -> tuple[int, Entry | None, 
     raise ParseError(f"could not read the unit {tail!r} in {text!r}; this answer is {what} (e.g. {example})")
 
 
-def _number(match: re.Match[str], text: str) -> Fraction:
+def _number(match: re.Match[str], text: str, meter: Meter) -> Fraction:
     digits = _pattern(_GROUPING).sub("", match.group())
-    _charge(2 * len(match.group()))
+    meter.charge(2 * len(match.group()))
     whole, _, decimals = digits.partition(".")
     if len(digits) > 100:
         raise ParseError(f"the number in {text!r} is too long", match.start())
     return Fraction(int(whole or "0") * 10 ** len(decimals) + int(decimals or "0"), 10 ** len(decimals))
 
 
-def _words(value: Fraction) -> Fraction:
+def _words(value: Fraction, meter: Meter) -> Fraction:
     """``value``, charged with the 64-bit words of its numerator and denominator."""
-    _charge((value.numerator.bit_length() + value.denominator.bit_length()) // 64 + 1)
+    meter.charge((value.numerator.bit_length() + value.denominator.bit_length()) // 64 + 1)
     return value
 
 
-def _power_of(base: Fraction, exponent_text: str, text: str, position: int) -> Fraction:
+def _power_of(base: Fraction, exponent_text: str, text: str, position: int, meter: Meter) -> Fraction:
     """``base`` to the power typed, refused before it is computed when it would be too large to hold."""
     if len(exponent_text.lstrip("+-")) > 3:
         raise ParseError(f"the exponent in {text!r} is out of range", position)
@@ -240,14 +244,16 @@ def _power_of(base: Fraction, exponent_text: str, text: str, position: int) -> F
         raise ParseError(f"0 to a negative power in {text!r}", position)
     if abs(exponent) * max(base.numerator.bit_length(), base.denominator.bit_length()) > _POWER_BITS:
         raise ParseError(f"a number in {text!r} is out of range: too large to compute exactly", position)
-    return _words(base**exponent)
+    return _words(base**exponent, meter)
 
 
 #: How the first number of an answer was typed: (its value, its figures, where it starts and ends).
 _First = tuple[Fraction, int, int, int]
 
 
-def _lex(text: str, expected: str) -> tuple[Fraction, list[tuple[Entry, str]], bool, bool, _First | None]:
+def _lex(
+    text: str, expected: str, meter: Meter
+) -> tuple[Fraction, list[tuple[Entry, str]], bool, bool, _First | None]:
     """Read ``text`` as numbers joined by * and /: (product, units typed, any scale typed, any operator, the
     number typed when the answer is one decimal number, "1.6e7" or "1.6 x 10^7", else None)."""
     value, units, scaled, operator, pos = Fraction(1), [], False, "", 0
@@ -269,21 +275,23 @@ def _lex(text: str, expected: str) -> tuple[Fraction, list[tuple[Entry, str]], b
             if operator:
                 raise ParseError(f"expected a number after {operator!r} in {text!r}", pos)
             raise ParseError(f"could not read {text!r} as a number", pos)
-        term = _number(match, text)
+        term = _number(match, text, meter)
         if first is None:
-            _charge(2 * len(match.group()))
+            meter.charge(2 * len(match.group()))
             first = (term, figures_of(match.group()), match.start(), match.end())
         pos = match.end()
         if exponent := _pattern(_EXPONENT).match(text, pos):
-            term = _words(term * _power_of(Fraction(10), exponent[1], text, pos))
+            term = _words(term * _power_of(Fraction(10), exponent[1], text, pos, meter), meter)
             pos = exponent.end()
         if power := _pattern(_POWER).match(text, pos):
-            term = _power_of(term, power[1], text, pos)
+            term = _power_of(term, power[1], text, pos, meter)
             pos = power.end()
         following = _pattern(_OPERATOR).search(text, pos)
         end = following.start() if following else len(text)
         tail = text[pos:end].strip()
-        _charge(10 * (end - start + 2))  # ten scans of this term at most: number ... search, slice, 4 checks
+        meter.charge(
+            10 * (end - start + 2)
+        )  # ten scans of this term at most: number ... search, slice, 4 checks
         if _pattern(_DECIMAL_AGAIN).match(tail):
             raise ParseError(f"two decimal points in {text!r}", pos)
         if _pattern(_GROUP_AFTER).match(tail):
@@ -292,7 +300,7 @@ def _lex(text: str, expected: str) -> tuple[Fraction, list[tuple[Entry, str]], b
             raise ParseError(f"only *, × and / may join numbers, not + or -: {text!r}", pos)
         if _pattern(_DIGIT).search(tail):
             raise ParseError(f"two numbers without an operator: {text!r}", pos)
-        ten, entry, token = _read_tail(tail, expected, text)
+        ten, entry, token = _read_tail(tail, expected, text, meter)
         shapes.append((match.group(), bool(exponent), bool(power), tail))
         scaled = scaled or bool(ten)
         term *= 10**ten
@@ -308,7 +316,7 @@ def _lex(text: str, expected: str) -> tuple[Fraction, list[tuple[Entry, str]], b
             value *= term
         if value and not _TINY_2 < abs(value) < _LIMIT_2:
             raise ParseError(f"{text!r} is out of range", match.start())
-        if max(_words(value).numerator.bit_length(), value.denominator.bit_length()) > _VALUE_BITS:
+        if max(_words(value, meter).numerator.bit_length(), value.denominator.bit_length()) > _VALUE_BITS:
             raise ParseError(f"{text!r} has too many digits to compute exactly", match.start())
         if following is None:
             return value, units, scaled, bool(operator), _decimal_number(first, shapes, operator)
@@ -332,21 +340,21 @@ def _decimal_number(
     return None
 
 
-def _clean(text: str) -> tuple[str, bool]:
+def _clean(text: str, meter: Meter) -> tuple[str, bool]:
     """Normalise spaces, signs and Unicode forms (NFKC); strip approximate marks (returned as a flag)."""
     import unicodedata  # here, not at the top: a parse needs it, not every verb's start
 
-    _charge(len(text))
+    meter.charge(len(text))
     text = _pattern(_SUPERSCRIPT_RUN).sub(lambda m: "^" + m[0].translate(_SUPERSCRIPTS), text)
     text = unicodedata.normalize("NFKC", text)  # after that: "10⁷" -> "107"; "１６", "\u212aB" -> "16", "KB"
     if len(text) > 2 * MAX_ANSWER_LENGTH:  # at most 18 times longer (U+FDFA): bound it again
         raise ParseError(f"the answer is {len(text)} characters long once normalised (NFKC), too long")
-    _charge(6 * len(text))  # the passes below
+    meter.charge(6 * len(text))  # the passes below
     text = text.replace("×", " x ").replace("−", "-")
     text = _pattern(_TIMES).sub("*", text).replace("÷", "/")
     text = _pattern(_SPACES).sub(" ", text).strip()
     marks = cast("re.Match[str]", _pattern(_APPROX).match(text))  # never None: _APPROX matches ''
-    _charge(marks.end())
+    meter.charge(marks.end())
     return text[marks.end() :], marks.end() > 0
 
 
@@ -364,7 +372,9 @@ def _convert(entry: Entry, expected: str, text: str) -> tuple[Fraction, list[str
     return factor * ratio, [n for n in (note, how) if n]
 
 
-def parse_answer(text: str, unit: str, default_unit: str | None = None) -> Parsed:
+def parse_answer(
+    text: str, unit: str, default_unit: str | None = None, *, meter: Meter | None = None
+) -> Parsed:
     """Read a typed answer as an exact value in the base ``unit`` (see the module docstring for the forms).
 
     The value is computed with ``fractions.Fraction`` from the decimal text, so "16.384 million" and
@@ -394,8 +404,7 @@ def parse_answer(text: str, unit: str, default_unit: str | None = None) -> Parse
     ...
     quizzer.grading.parse.ParseError: read '16 GB' as bytes, but this answer is a number of parameters (e.g. 7B or 6.7e9 params)
     """  # noqa: E501
-    global _work
-    _work = 0
+    meter = meter or Meter()
     if len(text) > MAX_ANSWER_LENGTH:
         raise ParseError(
             f"the answer is {len(text)} characters long; at most {MAX_ANSWER_LENGTH} are read", 0
@@ -404,13 +413,13 @@ def parse_answer(text: str, unit: str, default_unit: str | None = None) -> Parse
         expected = Unit(unit).value
     except ValueError:
         raise UnknownNameError(unknown_name_message("unit", unit, [u.value for u in Unit])) from None
-    default = _default(default_unit, expected)
-    cleaned, approximate = _clean(text)
+    default = _default(default_unit, expected, meter)
+    cleaned, approximate = _clean(text, meter)
     if not cleaned:
         raise ParseError("empty answer: type a number such as 16.4M, 1.6e7 or 16 GiB", 0)
     if _pattern(_BRACKETS).search(cleaned):
         raise ParseError(f"parentheses are not accepted: {cleaned!r} (write a plain product like 32000*512)")
-    value, units, scaled, operator, number = _lex(cleaned, expected)
+    value, units, scaled, operator, number = _lex(cleaned, expected, meter)
     after, bare = "", not units and not scaled
     entry: Entry  # its note is None here, a string for some units below
     shown, typed, entry = cleaned, None, (expected, Fraction(1), None)
@@ -444,12 +453,12 @@ def parse_answer(text: str, unit: str, default_unit: str | None = None) -> Parse
     return Parsed(result, expected, typed, approximate, reading, figures, per_number, form, bare)
 
 
-def _default(default_unit: str | None, expected: str) -> tuple[int, Entry | None] | None:
+def _default(default_unit: str | None, expected: str, meter: Meter) -> tuple[int, Entry | None] | None:
     """The scale and unit a bare number carries; a SpecError (a template bug) if ``default_unit`` is bad."""
     if default_unit is None:
         return None
     try:
-        ten, entry, _ = _read_tail(default_unit, expected, default_unit)
+        ten, entry, _ = _read_tail(default_unit, expected, default_unit, meter)
         if entry:
             _convert(entry, expected, default_unit)
     except ParseError as error:

@@ -11,14 +11,17 @@ from quizzer.session.records import Attempt, CardRemoved, CardState, Item, Sessi
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-#: The attempts columns in Attempt's field order: a row builds an Attempt positionally (Record's fast path).
-_FIELDS = (
-    "template_id, seed, variables, answer, value, expected, unit, verdict, rel_error, mistake, seconds,"
-    " hints, mode, at, session, topic, minutes, mistake_title, part, carried"
-)
-_INSERT_ATTEMPT = f"INSERT INTO attempts ({_FIELDS}) VALUES ({', '.join('?' * 20)})"
+#: The attempts columns, named as Attempt's fields (records are built by keyword from them).
+_ATTEMPT_COLUMNS = (
+    "template_id", "seed", "variables", "answer", "value", "expected", "unit", "verdict", "rel_error",
+    "mistake", "seconds", "hints", "mode", "at", "session", "topic", "minutes", "mistake_title", "part",
+    "carried",
+)  # fmt: skip
+_FIELDS = ", ".join(_ATTEMPT_COLUMNS)
+_INSERT_ATTEMPT = f"INSERT INTO attempts ({_FIELDS}) VALUES ({', '.join('?' * len(_ATTEMPT_COLUMNS))})"
 _SELECT_ATTEMPTS = f"SELECT {_FIELDS} FROM attempts"
-_SESSION_FIELDS = "session, mode, started, planned, finished, plan, minutes"
+_SESSION_COLUMNS = ("session", "mode", "started", "planned", "finished", "plan", "minutes")
+_SESSION_FIELDS = ", ".join(_SESSION_COLUMNS)
 _UPSERT_SESSION = (
     f"INSERT INTO sessions ({_SESSION_FIELDS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (session) DO UPDATE SET"
@@ -26,7 +29,8 @@ _UPSERT_SESSION = (
 )
 _HAS_SIDE_FILE = "SELECT 1 FROM side_files WHERE digest = ?"
 _ADD_SIDE_FILE = "INSERT OR IGNORE INTO side_files (digest, added) VALUES (?, ?)"
-_CARD_FIELDS = "template_id, card_json, introduced, due, lapses, suspended"
+_CARD_COLUMNS = ("template_id", "card_json", "introduced", "due", "lapses", "suspended")
+_CARD_FIELDS = ", ".join(_CARD_COLUMNS)
 _UPSERT_CARD = (
     f"INSERT INTO cards ({_CARD_FIELDS}) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (template_id) DO UPDATE SET"
     " card_json = excluded.card_json, introduced = excluded.introduced, due = excluded.due,"
@@ -54,29 +58,12 @@ def write(conn: sqlite3.Connection, item: Item) -> None:
             (item.session, item.mode, item.started, item.planned, item.finished, plan, item.minutes),
         )
         return
-    a = item
-    row = (
-        a.template_id,
-        a.seed,
-        json.dumps(a.variables, sort_keys=True),
-        a.answer,
-        None if a.value is None else json.dumps(a.value),
-        json.dumps(a.expected),
-        a.unit,
-        a.verdict,
-        a.rel_error,
-        a.mistake,
-        a.seconds,
-        a.hints,
-        a.mode,
-        a.at,
-        a.session,
-        a.topic,
-        a.minutes,
-        a.mistake_title,
-        a.part,
-        None if a.carried is None else json.dumps(a.carried, sort_keys=True),
-    )
+    values = item.as_dict()
+    values["variables"] = json.dumps(item.variables, sort_keys=True)
+    values["value"] = None if item.value is None else json.dumps(item.value)
+    values["expected"] = json.dumps(item.expected)
+    values["carried"] = None if item.carried is None else json.dumps(item.carried, sort_keys=True)
+    row = tuple(values[name] for name in _ATTEMPT_COLUMNS)
     conn.execute(_INSERT_ATTEMPT, row)
 
 
@@ -139,60 +126,21 @@ def attempts(conn: sqlite3.Connection, *, since: float | None, mode: str | None)
 def card(conn: sqlite3.Connection, template_id: str) -> CardState | None:
     """The card of ``template_id``, or None."""
     row = conn.execute(f"SELECT {_CARD_FIELDS} FROM cards WHERE template_id = ?", (template_id,)).fetchone()
-    return None if row is None else CardState(*row)
+    return None if row is None else CardState(**dict(zip(_CARD_COLUMNS, row, strict=True)))
 
 
 def cards(conn: sqlite3.Connection) -> list[CardState]:
     """Every card, by template id."""
-    return [CardState(*row) for row in conn.execute(f"SELECT {_CARD_FIELDS} FROM cards ORDER BY template_id")]
+    rows = conn.execute(f"SELECT {_CARD_FIELDS} FROM cards ORDER BY template_id")
+    return [CardState(**dict(zip(_CARD_COLUMNS, row, strict=True))) for row in rows]
 
 
 def _attempt(row: tuple[Any, ...], v: dict[str, Any], x: int | float | None, e: int | float) -> Attempt:
-    """An Attempt from a row and its decoded JSON columns, all positional (Record's fast path)."""
-    (
-        t,
-        seed,
-        _,
-        ans,
-        _,
-        _,
-        unit,
-        verdict,
-        rel,
-        mis,
-        secs,
-        hints,
-        mode,
-        at,
-        ses,
-        topic,
-        mins,
-        title,
-        part,
-        carried,
-    ) = row
-    return Attempt(
-        t,
-        seed,
-        v,
-        ans,
-        x,
-        e,
-        unit,
-        verdict,
-        rel,
-        mis,
-        secs,
-        hints,
-        mode,
-        at,
-        ses,
-        topic,
-        mins,
-        title,
-        part,
-        None if carried is None else json.loads(carried),
-    )
+    """An Attempt from a row and its decoded JSON columns (variables, value, expected), by keyword."""
+    fields = dict(zip(_ATTEMPT_COLUMNS, row, strict=True))
+    carried = fields["carried"]
+    fields.update(variables=v, value=x, expected=e, carried=None if carried is None else json.loads(carried))
+    return Attempt(**fields)
 
 
 def rollback_quietly(conn: sqlite3.Connection) -> None:
@@ -206,9 +154,9 @@ def rollback_quietly(conn: sqlite3.Connection) -> None:
 
 def sessions(conn: sqlite3.Connection) -> list[SessionMark]:
     """Every session mark, by start time."""
-    return [
-        SessionMark(
-            row[0], row[1], row[2], row[3], row[4], tuple(json.loads(row[5])) if row[5] else (), row[6]
-        )
-        for row in conn.execute(f"SELECT {_SESSION_FIELDS} FROM sessions ORDER BY started")
-    ]
+    marks = []
+    for row in conn.execute(f"SELECT {_SESSION_FIELDS} FROM sessions ORDER BY started"):
+        fields = dict(zip(_SESSION_COLUMNS, row, strict=True))
+        fields["plan"] = tuple(json.loads(fields["plan"])) if fields["plan"] else ()
+        marks.append(SessionMark(**fields))
+    return marks

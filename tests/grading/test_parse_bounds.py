@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from quizzer.core.units import Unit
 from quizzer.grading import VERDICTS, ParseError, Tolerance, grade, parse_answer
 from quizzer.grading import parse as parse_module
-from quizzer.grading.parse import MAX_ANSWER_LENGTH, parse_work
+from quizzer.grading.parse import MAX_ANSWER_LENGTH, Meter
 
 #: Work allowed per character of the answer (or of its NFKC form, when longer), and once per answer (the
 #: default unit, the reading). Measured: about 24 per character for "16.4M", 43 for the costliest forms.
@@ -56,18 +56,19 @@ def long_form(piece: str, end: str, length: int = MAX_ANSWER_LENGTH) -> str:
     return fill(piece, length, head=head, tail=end)
 
 
-def error_of(text: str, unit: str, default_unit: str | None = None) -> str | None:
+def error_of(text: str, unit: str, default_unit: str | None = None, meter: Meter | None = None) -> str | None:
     """The message of the ParseError reading ``text`` raises, or None when it reads (others propagate)."""
     try:
-        parse_answer(text, unit, default_unit)
+        parse_answer(text, unit, default_unit, meter=meter)
     except ParseError as error:
         return error.message
     return None
 
 
 def work_of(text: str, unit: str, default_unit: str | None = None) -> int:
-    error_of(text, unit, default_unit)
-    return parse_work()
+    meter = Meter()
+    error_of(text, unit, default_unit, meter)
+    return meter.work
 
 
 # --- the length limit ---------------------------------------------------------------------------------------
@@ -131,9 +132,10 @@ def test_the_limit_is_checked_before_the_unit() -> None:
     ],
 )
 def test_huge_powers_are_refused_before_they_are_computed(text: str) -> None:
+    meter = Meter()
     with pytest.raises(ParseError, match="out of range"):
-        parse_answer(text, "ratio")
-    assert parse_work() < 500 + 10 * len(text)  # 10**-499500 alone would be 26,000 words
+        parse_answer(text, "ratio", meter=meter)
+    assert meter.work < 500 + 10 * len(text)  # 10**-499500 alone would be 26,000 words
 
 
 @pytest.mark.parametrize(
@@ -239,8 +241,9 @@ LONGEST = [long_form(piece, end) for piece, end, _ in LONG_FORMS]
 def test_parse_answer_raises_only_parse_error_within_a_fixed_work(
     text: str, unit: Unit, default: bool
 ) -> None:
-    assert error_of(text, unit, DEFAULTS.get(unit) if default else None) != ""
-    assert parse_work() <= min(step_bound(text), MAX_STEPS)
+    meter = Meter()
+    assert error_of(text, unit, DEFAULTS.get(unit) if default else None, meter) != ""
+    assert meter.work <= min(step_bound(text), MAX_STEPS)
 
 
 EXPECTED = st.one_of(
