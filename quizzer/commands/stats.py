@@ -48,6 +48,14 @@ def stats_text(stats: Stats, utc_offset_seconds: int = 0) -> str:
         + f"{first} to {last}",
         f"Practised {counted(stats.current_streak_days, 'day')} in a row up to today "
         f"(longest: {counted(stats.longest_streak_days, 'day')} in a row)",
+    ]
+    for section in (_topics, _difficulties, _chains, _mistakes, _leeches, _mocks, _days):
+        lines += section(stats, utc_offset_seconds)
+    return "\n".join(lines)
+
+
+def _topics(stats: Stats, utc_offset_seconds: int) -> list[str]:
+    lines = [
         "",
         "By topic (weakest first)",
         f"  {'topic':<28} {'attempts':>8} {'accuracy':>8}   median time / expected",
@@ -58,55 +66,84 @@ def stats_text(stats: Stats, utc_offset_seconds: int = 0) -> str:
             f"  {name:<28} {t.attempts:>8} {_percent(t.accuracy):>8}   "
             f"{_minutes(t.median_seconds)} / {_minutes(t.median_expected_seconds)}"
         )
-    if stats.by_difficulty:
-        lines += ["", "By difficulty", f"  {'difficulty':<28} {'attempts':>8} {'accuracy':>8}"]
-        for level in stats.by_difficulty:
-            skipped = f"   {level.skipped} skipped" if level.skipped else ""
-            name = _cut(level.difficulty, 28)
-            lines.append(f"  {name:<28} {level.attempts:>8} {_percent(level.accuracy):>8}{skipped}")
-    if stats.parts:
-        lines += ["", "Chains, part by part"]
-        for p in stats.parts:
-            skipped = f", {p.skipped} skipped" if p.skipped else ""
-            lines.append(
-                f"  part {p.part} of {_cut(p.topic or '(no topic)', 28)} chains: "
-                f"{_percent(p.accuracy)} right ({p.right}/{p.attempts}{skipped})"
-            )
-    if stats.mistakes:
-        lines += ["", "Most frequent mistakes"]
-        for m in stats.mistakes:
-            templates = ", ".join(m.template_ids[:2]) + (
-                f" +{len(m.template_ids) - 2} more" if len(m.template_ids) > 2 else ""
-            )
-            lines.append(f"  {m.count:>5}  {_cut(m.title, 28):<28}  {_cut(templates, 40)}")
-    if stats.leeches:
-        lines += ["", "Leeches, suspended from study (drill them in the app: Stats, l)"]
-        for x in stats.leeches:
-            since = day_text(local_day(x.suspended, utc_offset_seconds))
-            lines.append(f"  {_cut(x.title, 44):<44}  {counted(x.lapses, 'lapse'):>10}  since {since}")
-    if stats.mocks:
-        lines += ["", "Past mocks (newest first; the app's Stats reopens their reports)"]
-        for mock in stats.mocks[:MOCKS_LISTED]:
-            when = day_text(local_day(mock.started, utc_offset_seconds))
-            limit = f" of {mock.minutes:g} min" if mock.minutes else ""
-            ran_out = ", time ran out" if mock.timed_out else ""
-            lines.append(
-                f"  {when}  {mock.right} of {mock.questions} right, {mock.answered} answered, "
-                f"{_minutes(mock.seconds_used)}{limit} used{ran_out}"
-            )
-        if len(stats.mocks) > MOCKS_LISTED:
-            lines.append(f"  ... and {len(stats.mocks) - MOCKS_LISTED} earlier (--json lists them all)")
-    if stats.days:
-        lines += ["", f"Last {counted(len(stats.days), 'day')} (# right, - not right)"]
-        most = max(d.attempts for d in stats.days)
-        scale = min(1.0, BAR_WIDTH / most) if most else 1.0
-        for d in stats.days:
-            weekday = _WEEKDAYS[date.fromisoformat(d.day).weekday()]
-            right_width = round(d.right * scale)
-            bar = "#" * right_width + "-" * max(round(d.attempts * scale) - right_width, 0)
-            counts = f"{d.right}/{d.attempts}" if d.attempts else "."
-            lines.append(f"  {d.day} {weekday}  {counts:>9}  {bar}")
-    return "\n".join(lines)
+    return lines
+
+
+def _difficulties(stats: Stats, utc_offset_seconds: int) -> list[str]:
+    if not stats.by_difficulty:
+        return []
+    lines = ["", "By difficulty", f"  {'difficulty':<28} {'attempts':>8} {'accuracy':>8}"]
+    for level in stats.by_difficulty:
+        skipped = f"   {level.skipped} skipped" if level.skipped else ""
+        name = _cut(level.difficulty, 28)
+        lines.append(f"  {name:<28} {level.attempts:>8} {_percent(level.accuracy):>8}{skipped}")
+    return lines
+
+
+def _chains(stats: Stats, utc_offset_seconds: int) -> list[str]:
+    if not stats.parts:
+        return []
+    lines = ["", "Chains, part by part"]
+    for p in stats.parts:
+        skipped = f", {p.skipped} skipped" if p.skipped else ""
+        lines.append(
+            f"  part {p.part} of {_cut(p.topic or '(no topic)', 28)} chains: "
+            f"{_percent(p.accuracy)} right ({p.right}/{p.attempts}{skipped})"
+        )
+    return lines
+
+
+def _mistakes(stats: Stats, utc_offset_seconds: int) -> list[str]:
+    if not stats.mistakes:
+        return []
+    lines = ["", "Most frequent mistakes"]
+    for m in stats.mistakes:
+        more = f" +{len(m.template_ids) - 2} more" if len(m.template_ids) > 2 else ""
+        templates = ", ".join(m.template_ids[:2]) + more
+        lines.append(f"  {m.count:>5}  {_cut(m.title, 28):<28}  {_cut(templates, 40)}")
+    return lines
+
+
+def _leeches(stats: Stats, utc_offset_seconds: int) -> list[str]:
+    if not stats.leeches:
+        return []
+    lines = ["", "Leeches, suspended from study (drill them in the app: Stats, l)"]
+    for x in stats.leeches:
+        since = day_text(local_day(x.suspended, utc_offset_seconds))
+        lines.append(f"  {_cut(x.title, 44):<44}  {counted(x.lapses, 'lapse'):>10}  since {since}")
+    return lines
+
+
+def _mocks(stats: Stats, utc_offset_seconds: int) -> list[str]:
+    if not stats.mocks:
+        return []
+    lines = ["", "Past mocks (newest first; the app's Stats reopens their reports)"]
+    for mock in stats.mocks[:MOCKS_LISTED]:
+        when = day_text(local_day(mock.started, utc_offset_seconds))
+        limit = f" of {mock.minutes:g} min" if mock.minutes else ""
+        ran_out = ", time ran out" if mock.timed_out else ""
+        lines.append(
+            f"  {when}  {mock.right} of {mock.questions} right, {mock.answered} answered, "
+            f"{_minutes(mock.seconds_used)}{limit} used{ran_out}"
+        )
+    if len(stats.mocks) > MOCKS_LISTED:
+        lines.append(f"  ... and {len(stats.mocks) - MOCKS_LISTED} earlier (--json lists them all)")
+    return lines
+
+
+def _days(stats: Stats, utc_offset_seconds: int) -> list[str]:
+    if not stats.days:
+        return []
+    lines = ["", f"Last {counted(len(stats.days), 'day')} (# right, - not right)"]
+    most = max(d.attempts for d in stats.days)
+    scale = min(1.0, BAR_WIDTH / most) if most else 1.0
+    for d in stats.days:
+        weekday = _WEEKDAYS[date.fromisoformat(d.day).weekday()]
+        right_width = round(d.right * scale)
+        bar = "#" * right_width + "-" * max(round(d.attempts * scale) - right_width, 0)
+        counts = f"{d.right}/{d.attempts}" if d.attempts else "."
+        lines.append(f"  {d.day} {weekday}  {counts:>9}  {bar}")
+    return lines
 
 
 def _cut(text: str, width: int) -> str:

@@ -216,14 +216,7 @@ def grade(
     except ParseError as error:
         return Verdict("unparsed", None, expected, str(unit), None, None, None, error.message, error.message)
     value, figures = given.value, given.figures
-    if _is_exact(value, expected):
-        kind = "exact"
-    elif is_within(value, expected, tolerance):
-        kind = "correct"
-    elif is_within(value, expected, close_band(expected, tolerance)):
-        kind = "close"
-    else:
-        kind = "wrong"
+    kind = _placed(value, expected, tolerance)
     if expected:
         rel_error = float(abs(value - expected) / abs(expected))
     else:
@@ -231,23 +224,7 @@ def grade(
     found: Mistake | Slip | None = None
     feedback = needed = None
     if kind in ("close", "wrong"):
-        builtin = slips(expected, given.unit, context, tolerance=tolerance, typed_unit=given.typed_unit)
-        found = match_mistake(value, expected, tolerance, mistakes) or match_mistake(
-            value, expected, tolerance, builtin
-        )
-        if tolerance.kind != "factor":
-            per_unit = given.factor if figures is not None else unit_factor(unit, display) if display else 1
-            candidates: list[Mistake | Slip] = [*mistakes, *builtin]
-            needed, blocker = figures_needed(expected, tolerance, candidates, per_unit=per_unit)
-            if (
-                figures is not None
-                and needed is not None
-                and figures < needed
-                and right_to(value, expected, figures, given.factor)
-            ):
-                kind = "imprecise"
-                feedback = _imprecise(given, expected, needed, found or blocker, tolerance, display)
-                found = None
+        kind, found, feedback, needed = _diagnose(given, expected, unit, tolerance, mistakes, context, kind)
     if feedback is None and found is not None:
         feedback = found.feedback
     shown = needed or 0
@@ -271,6 +248,48 @@ def grade(
         figures,
         needed,
     )
+
+
+def _placed(value: Number, expected: Number, tolerance: Tolerance) -> str:
+    """Where ``value`` falls: "exact", "correct" (inside the band), "close" (inside the close band) or
+    "wrong"."""
+    if _is_exact(value, expected):
+        return "exact"
+    if is_within(value, expected, tolerance):
+        return "correct"
+    if is_within(value, expected, close_band(expected, tolerance)):
+        return "close"
+    return "wrong"
+
+
+def _diagnose(
+    given: Parsed,
+    expected: Number,
+    unit: str,
+    tolerance: Tolerance,
+    mistakes: Sequence[Mistake],
+    context: GradeContext,
+    kind: str,
+) -> tuple[str, Mistake | Slip | None, str | None, int | None]:
+    """What a close or wrong answer is: (kind, the mistake it matches, feedback, the figures the question
+    needs). The template's mistakes are tried before the built-in slips; an answer right to the figures
+    typed, short of those the question needs, is "imprecise" (and matches no mistake)."""
+    value, figures, display = given.value, given.figures, context.display_unit
+    builtin = slips(expected, given.unit, context, tolerance=tolerance, typed_unit=given.typed_unit)
+    found = match_mistake(value, expected, tolerance, mistakes) or match_mistake(
+        value, expected, tolerance, builtin
+    )
+    if tolerance.kind == "factor":
+        return kind, found, None, None
+    per_unit = given.factor if figures is not None else unit_factor(unit, display) if display else 1
+    candidates: list[Mistake | Slip] = [*mistakes, *builtin]
+    needed, blocker = figures_needed(expected, tolerance, candidates, per_unit=per_unit)
+    if figures is None or needed is None or figures >= needed:
+        return kind, found, None, needed
+    if not right_to(value, expected, figures, given.factor):
+        return kind, found, None, needed
+    feedback = _imprecise(given, expected, needed, found or blocker, tolerance, display)
+    return "imprecise", None, feedback, needed
 
 
 __all__ = [

@@ -273,69 +273,95 @@ def compute_stats(
     """
     if days < 0:
         raise ValueError(f"days must be >= 0, not {days}")
-    total = right_total = 0
-    first_at: float | None = None
-    last_at: float | None = None
-    per_topic: dict[str, list[Any]] = {}  # topic -> [attempts, right, seconds list, expected seconds list]
-    mistakes: dict[str, list[Any]] = {}  # name -> [count, template ids, title]
-    per_day: dict[int, list[int]] = {}  # local day -> [attempts, right]
-    skipped_total = 0
-    skipped_in: dict[str, int] = {}
-    practised: set[int] = set()  # local days with any attempt, skips included (the streak)
-    per_part: dict[tuple[str, int], list[int]] = {}  # (topic, part) -> [attempts, right, skipped]
-    per_difficulty: dict[str, list[int]] = {}  # difficulty -> [attempts, right, skipped]
-    known = difficulty_of or {}
+    tally = _Tally(utc_offset_seconds, difficulty_of or {})
     for a in attempts:
-        practised.add(local_day(a.at, utc_offset_seconds))
-        if (difficulty := known.get(a.template_id)) is not None:
-            tally = per_difficulty.setdefault(difficulty, [0, 0, 0])
-            if a.verdict in UNANSWERED:
-                tally[2] += 1
-            else:
-                tally[0] += 1
-                tally[1] += a.verdict in RIGHT
+        tally.add(a)
+    today = local_day(now, utc_offset_seconds)
+    window = range(today - days + 1, today + 1)
+    return Stats(
+        attempts=tally.total,
+        right=tally.right,
+        accuracy=tally.right / tally.total if tally.total else 0.0,
+        topics=tally.topics(),
+        mistakes=tally.top_mistakes(),
+        days=tuple(DayStats(day_text(d), *tally.per_day.get(d, (0, 0))) for d in window),
+        current_streak_days=current_run(tally.practised, today),
+        first_at=tally.first_at,
+        last_at=tally.last_at,
+        skipped=tally.skipped,
+        unfinished_mocks=sum(1 for m in sessions if m.mode == "mock" and m.finished is None),
+        parts=tuple(
+            PartStats(topic, part, n, r, r / n if n else 0.0, skipped)
+            for (topic, part), (n, r, skipped) in sorted(tally.per_part.items())
+        ),
+        longest_streak_days=longest_run(tally.practised),
+        heatmap=calendar_days({d: (n, r) for d, (n, r) in tally.per_day.items()}, today, heatmap_weeks),
+        by_difficulty=tuple(
+            DifficultyStats(name, n, r, r / n if n else 0.0, skipped)
+            for name, (n, r, skipped) in sorted(tally.per_difficulty.items(), key=_difficulty_key)
+        ),
+    )
+
+
+class _Tally:
+    """Every count ``compute_stats`` reads, made in one pass over the attempts (``add`` each)."""
+
+    def __init__(self, utc_offset_seconds: int, difficulty_of: Mapping[str, str]) -> None:
+        self.offset, self.difficulty_of = utc_offset_seconds, difficulty_of
+        self.total = self.right = self.skipped = 0
+        self.first_at: float | None = None
+        self.last_at: float | None = None
+        self.per_topic: dict[str, list[Any]] = {}  # topic -> [attempts, right, seconds, expected seconds]
+        self.skipped_in: dict[str, int] = {}
+        self.mistakes: dict[str, list[Any]] = {}  # name -> [count, template ids, title]
+        self.per_day: dict[int, list[int]] = {}  # local day -> [attempts, right]
+        self.practised: set[int] = set()  # local days with any attempt, skips included (the streak)
+        self.per_part: dict[tuple[str, int], list[int]] = {}  # (topic, part) -> [attempts, right, skipped]
+        self.per_difficulty: dict[str, list[int]] = {}  # difficulty -> [attempts, right, skipped]
+
+    def add(self, a: Attempt) -> None:
+        """Count one attempt: a skip (or time-out) only where skips are counted, an answer everywhere."""
+        self.practised.add(local_day(a.at, self.offset))
+        unanswered = a.verdict in UNANSWERED
+        if (difficulty := self.difficulty_of.get(a.template_id)) is not None:
+            _count(self.per_difficulty.setdefault(difficulty, [0, 0, 0]), a, unanswered)
         if a.part is not None:
-            tally = per_part.setdefault((a.topic, a.part), [0, 0, 0])
-            if a.verdict in UNANSWERED:
-                tally[2] += 1
-            else:
-                tally[0] += 1
-                tally[1] += a.verdict in RIGHT
-        if a.verdict in UNANSWERED:
-            skipped_total += 1
-            skipped_in[a.topic] = skipped_in.get(a.topic, 0) + 1
-            continue
+            _count(self.per_part.setdefault((a.topic, a.part), [0, 0, 0]), a, unanswered)
+        if unanswered:
+            self.skipped += 1
+            self.skipped_in[a.topic] = self.skipped_in.get(a.topic, 0) + 1
+            return
         is_right = a.verdict in RIGHT
-        total += 1
-        right_total += is_right
-        at = a.at
-        if first_at is None or at < first_at:
-            first_at = at
-        if last_at is None or at > last_at:
-            last_at = at
-        topic = per_topic.get(a.topic)
+        self.total += 1
+        self.right += is_right
+        if self.first_at is None or a.at < self.first_at:
+            self.first_at = a.at
+        if self.last_at is None or a.at > self.last_at:
+            self.last_at = a.at
+        topic = self.per_topic.get(a.topic)
         if topic is None:
-            topic = per_topic[a.topic] = [0, 0, [], []]
+            topic = self.per_topic[a.topic] = [0, 0, [], []]
         topic[0] += 1
         topic[1] += is_right
         topic[2].append(a.seconds)
         if a.minutes > 0:
             topic[3].append(a.minutes * 60.0)
         if a.mistake:
-            mistake = mistakes.get(a.mistake)
+            mistake = self.mistakes.get(a.mistake)
             if mistake is None:
-                mistake = mistakes[a.mistake] = [0, set(), ""]
+                mistake = self.mistakes[a.mistake] = [0, set(), ""]
             mistake[0] += 1
             mistake[1].add(a.template_id)
             mistake[2] = a.mistake_title or mistake[2]
-        day = per_day.get(d := local_day(at, utc_offset_seconds))
+        day = self.per_day.get(d := local_day(a.at, self.offset))
         if day is None:
-            day = per_day[d] = [0, 0]
+            day = self.per_day[d] = [0, 0]
         day[0] += 1
         day[1] += is_right
 
-    topics = sorted(
-        (
+    def topics(self) -> tuple[TopicStats, ...]:
+        """Each topic with an answer, weakest first (lowest accuracy, then most answers, then by name)."""
+        topics = [
             TopicStats(
                 name,
                 n,
@@ -343,46 +369,42 @@ def compute_stats(
                 r / n,
                 _median(seconds),
                 _median(expected) if expected else None,
-                skipped_in.get(name, 0),
+                self.skipped_in.get(name, 0),
             )
-            for name, (n, r, seconds, expected) in per_topic.items()
-        ),
-        key=lambda t: (t.accuracy, -t.attempts, t.topic),
-    )
-    top_mistakes = sorted(mistakes.items(), key=lambda item: (-item[1][0], item[0]))[:TOP_MISTAKES]
-    today = local_day(now, utc_offset_seconds)
-    window = tuple(DayStats(day_text(d), *per_day.get(d, (0, 0))) for d in range(today - days + 1, today + 1))
+            for name, (n, r, seconds, expected) in self.per_topic.items()
+        ]
+        return tuple(sorted(topics, key=lambda t: (t.accuracy, -t.attempts, t.topic)))
+
+    def top_mistakes(self) -> tuple[MistakeCount, ...]:
+        """The TOP_MISTAKES mistakes made most often (ties by name), each with its templates and title."""
+        top = sorted(self.mistakes.items(), key=lambda item: (-item[1][0], item[0]))[:TOP_MISTAKES]
+        return tuple(
+            MistakeCount(name, n, tuple(sorted(ids)), title or title_from_name(name))
+            for name, (n, ids, title) in top
+        )
+
+
+def _count(tally: list[int], a: Attempt, unanswered: bool) -> None:
+    """Add ``a`` to an [attempts, right, skipped] tally."""
+    if unanswered:
+        tally[2] += 1
+    else:
+        tally[0] += 1
+        tally[1] += a.verdict in RIGHT
+
+
+def current_run(practised: set[int], today: int) -> int:
+    """The days in a row practised up to today (or up to yesterday, when today is not practised yet).
+
+    >>> current_run({8, 9, 10}, 10), current_run({8, 9}, 10), current_run({7, 9}, 10), current_run(set(), 10)
+    (3, 2, 1, 0)
+    """
     streak = 0
     d = today if today in practised else today - 1
     while d in practised:
         streak += 1
         d -= 1
-    return Stats(
-        attempts=total,
-        right=right_total,
-        accuracy=right_total / total if total else 0.0,
-        topics=tuple(topics),
-        mistakes=tuple(
-            MistakeCount(name, n, tuple(sorted(ids)), title or title_from_name(name))
-            for name, (n, ids, title) in top_mistakes
-        ),
-        days=window,
-        current_streak_days=streak,
-        first_at=first_at,
-        last_at=last_at,
-        skipped=skipped_total,
-        unfinished_mocks=sum(1 for m in sessions if m.mode == "mock" and m.finished is None),
-        parts=tuple(
-            PartStats(topic, part, n, r, r / n if n else 0.0, skipped)
-            for (topic, part), (n, r, skipped) in sorted(per_part.items())
-        ),
-        longest_streak_days=longest_run(practised),
-        heatmap=calendar_days({d: (n, r) for d, (n, r) in per_day.items()}, today, heatmap_weeks),
-        by_difficulty=tuple(
-            DifficultyStats(name, n, r, r / n if n else 0.0, skipped)
-            for name, (n, r, skipped) in sorted(per_difficulty.items(), key=_difficulty_key)
-        ),
-    )
+    return streak
 
 
 def _difficulty_key(item: tuple[str, Any]) -> tuple[int, str]:

@@ -30,6 +30,7 @@ from quizzer.bank.read.schema import PartSpec, Template
 from quizzer.bank.read.texts import TextPart
 from quizzer.core.checks import did_you_mean
 from quizzer.core.errors import QuizzerError
+from quizzer.core.trace import Step
 from quizzer.grading.grade import GradeContext, Mistake, builtin_mistakes, needed_figures, title_from_name
 
 #: The start of the warning an instance carries for each constraint a user's own numbers break.
@@ -189,17 +190,10 @@ class _Renderer:
         return joined, [p for _, p in kept]
 
     def render(self, own: dict[str, Any]) -> Part:
-        spec, template = self.spec, self.template
-        field = spec.field("answer.expr")
-        value, derivation = derive(
-            template, spec.answer, spec.unit, self.env, self.scope.labels, field, self.scope.budget
-        )
-        try:
-            table = derivation_table(derivation)
-        except (ValueError, ArithmeticError) as exc:
-            raise self.fail("answer.expr", f"cannot be shown: {exc}") from None
-        self.shown["derivation"] = table  # the answer joins it once its figures are known (below)
-        self.scope.left -= len(table)
+        """The part, its own variables ``own`` drawn: the answer and derivation first, then the figures
+        that tell the answer from its mistakes, then the texts (which may show both)."""
+        spec = self.spec
+        value, derivation, table = self.answer()
         chosen = [
             (i, m, self.number(m.expr, f"mistakes[{i}].answer"))
             for i, m in enumerate(spec.mistakes)
@@ -231,7 +225,7 @@ class _Renderer:
         )
         stated = tolerance_text(
             spec.tolerance,
-            kind=template.kind,
+            kind=self.template.kind,
             unit=spec.unit,
             value=value,
             figures=figures,
@@ -262,6 +256,21 @@ class _Renderer:
             per_layer=spec.per_layer,
             masked_prompt=prompt if spec.number == 1 else self.text(spec.prompt, "prompt", hide=True),
         )
+
+    def answer(self) -> tuple[int | float, tuple[Step, ...], str]:
+        """The answer, its derivation and the derivation as a table (which the texts may show)."""
+        spec = self.spec
+        field = spec.field("answer.expr")
+        value, derivation = derive(
+            self.template, spec.answer, spec.unit, self.env, self.scope.labels, field, self.scope.budget
+        )
+        try:
+            table = derivation_table(derivation)
+        except (ValueError, ArithmeticError) as exc:
+            raise self.fail("answer.expr", f"cannot be shown: {exc}") from None
+        self.shown["derivation"] = table  # the answer joins it once its figures are known
+        self.scope.left -= len(table)
+        return value, derivation, table
 
     def template_texts(self, stated: str) -> dict[str, Any]:
         """The template's own texts, rendered with this part's names (part 1's): its conventions (then the

@@ -22,11 +22,6 @@ from quizzer.session.stats import DayStats, Stats, heatmap_grid
 from quizzer.tui.clock import clock_text
 from quizzer.tui.messages import ExportHistory, OpenScreen, ReturnToStudy, StartMode
 
-
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
-
-
 #: A day's shade, from no answer to the most answered: four steps of the busiest day's count.
 SHADES = "·░▒▓█"
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -106,38 +101,50 @@ def mock_cells(mock: PastMock) -> tuple[str, str, str, str]:
 
 
 def stats_renderable(stats: Stats) -> RenderableType:
-    """The Stats screen's content, as rich renderables."""
+    """The Stats screen's content, as rich renderables: the summary line, then each section that has
+    something to show."""
     if not stats.attempts:
         return Text.from_markup(
             "[b]No attempts yet.[/b]\n\nEvery graded answer in a drill, a mock, a study session or "
             "`quizzer plain` is saved here. Press escape, then d for a drill."
         )
-    parts: list[RenderableType] = [
-        Text.from_markup(
-            f"[b]{stats.right} of {stats.attempts} right[/b] ({stats.accuracy:.0%}) · "
-            + (f"{stats.skipped} skipped · " if stats.skipped else "")
-            + (
-                f"{stats.unfinished_mocks} unfinished mock{_s(stats.unfinished_mocks)} · "
-                if stats.unfinished_mocks
-                else ""
-            )
-            + f"practised [b]{stats.current_streak_days}[/b] day{_s(stats.current_streak_days)} in a row · "
-            + f"longest: {stats.longest_streak_days} day{_s(stats.longest_streak_days)} in a row\n"
-        )
-    ]
-    if stats.heatmap:
-        weeks = -(-len(stats.heatmap) // 7)
-        parts += [
-            Text(f"Practice, the last {weeks} weeks", style="bold"),
-            heatmap_table(stats.heatmap),
-            Text(""),
-        ]
-    if stats.by_difficulty:
-        levels = titled_table("By difficulty", "difficulty", "attempts>", "right>")
-        for level in stats.by_difficulty:
-            skipped = f" ({level.skipped} skipped)" if level.skipped else ""
-            levels.add_row(Text(level.difficulty), f"{level.attempts}{skipped}", f"{level.accuracy:.0%}")
-        parts += [levels, Text("")]
+    parts: list[RenderableType] = [_summary(stats)]
+    for section in (_heatmap, _by_difficulty, _by_topic, _chains, _mistakes, _leeches, _mocks):
+        parts += section(stats)
+    parts.append(_trend(stats))
+    return Group(*parts)
+
+
+def _summary(stats: Stats) -> Text:
+    """Right of answered, skips, unfinished mocks, and the days in a row."""
+    skipped = f"{stats.skipped} skipped · " if stats.skipped else ""
+    unfinished = f"{counted(stats.unfinished_mocks, 'unfinished mock')} · " if stats.unfinished_mocks else ""
+    streak, _, days = counted(stats.current_streak_days, "day").partition(" ")
+    return Text.from_markup(
+        f"[b]{stats.right} of {stats.attempts} right[/b] ({stats.accuracy:.0%}) · {skipped}{unfinished}"
+        f"practised [b]{streak}[/b] {days} in a row · "
+        f"longest: {counted(stats.longest_streak_days, 'day')} in a row\n"
+    )
+
+
+def _heatmap(stats: Stats) -> list[RenderableType]:
+    if not stats.heatmap:
+        return []
+    weeks = -(-len(stats.heatmap) // 7)
+    return [Text(f"Practice, the last {weeks} weeks", style="bold"), heatmap_table(stats.heatmap), Text("")]
+
+
+def _by_difficulty(stats: Stats) -> list[RenderableType]:
+    if not stats.by_difficulty:
+        return []
+    levels = titled_table("By difficulty", "difficulty", "attempts>", "right>")
+    for level in stats.by_difficulty:
+        skipped = f" ({level.skipped} skipped)" if level.skipped else ""
+        levels.add_row(Text(level.difficulty), f"{level.attempts}{skipped}", f"{level.accuracy:.0%}")
+    return [levels, Text("")]
+
+
+def _by_topic(stats: Stats) -> list[RenderableType]:
     topics = titled_table("By topic (weakest first)", "topic", "attempts>", "right>", "time / expected>")
     for t in stats.topics:
         topics.add_row(
@@ -146,32 +153,50 @@ def stats_renderable(stats: Stats) -> RenderableType:
             f"{t.accuracy:.0%}",
             f"{clock_text(t.median_seconds)} / {clock_text(t.median_expected_seconds)}",
         )
-    parts += [topics, Text("")]
-    if stats.parts:
-        chains = titled_table("Chains, part by part", "part>", "of topic", "attempts>", "right>")
-        for p in stats.parts:
-            skipped = f" ({p.skipped} skipped)" if p.skipped else ""
-            chains.add_row(str(p.part), Text(p.topic), f"{p.attempts}{skipped}", f"{p.accuracy:.0%}")
-        parts += [chains, Text("")]
-    if stats.mistakes:
-        mistakes = titled_table("Mistakes made most often", "mistake", "times>", "in")
-        for m in stats.mistakes:
-            shown = ", ".join(m.template_ids[:3]) + ("…" if len(m.template_ids) > 3 else "")
-            mistakes.add_row(Text(m.title), str(m.count), Text(shown))
-        parts += [mistakes, Text("")]
-    if stats.leeches:
-        leech_table = titled_table("Leeches, suspended from study", "template", "lapses>", "since")
-        for x in stats.leeches:
-            leech_table.add_row(
-                Text(x.title), str(x.lapses), time.strftime("%d %b %Y", time.localtime(x.suspended))
-            )
-        parts += [leech_table, Text("  l drills them · u returns them to study", style="dim"), Text("")]
-    if stats.mocks:
-        mocks = titled_table("Past mocks, newest first", "when", "right>", "answered>", "time>")
-        for mock in stats.mocks[:MOCKS_SHOWN]:
-            mocks.add_row(*mock_cells(mock))
-        more = f"all {len(stats.mocks)}" if len(stats.mocks) > MOCKS_SHOWN else "them"
-        parts += [mocks, Text(f"  p lists {more} and reopens their reports", style="dim"), Text("")]
+    return [topics, Text("")]
+
+
+def _chains(stats: Stats) -> list[RenderableType]:
+    if not stats.parts:
+        return []
+    chains = titled_table("Chains, part by part", "part>", "of topic", "attempts>", "right>")
+    for p in stats.parts:
+        skipped = f" ({p.skipped} skipped)" if p.skipped else ""
+        chains.add_row(str(p.part), Text(p.topic), f"{p.attempts}{skipped}", f"{p.accuracy:.0%}")
+    return [chains, Text("")]
+
+
+def _mistakes(stats: Stats) -> list[RenderableType]:
+    if not stats.mistakes:
+        return []
+    mistakes = titled_table("Mistakes made most often", "mistake", "times>", "in")
+    for m in stats.mistakes:
+        shown = ", ".join(m.template_ids[:3]) + ("…" if len(m.template_ids) > 3 else "")
+        mistakes.add_row(Text(m.title), str(m.count), Text(shown))
+    return [mistakes, Text("")]
+
+
+def _leeches(stats: Stats) -> list[RenderableType]:
+    if not stats.leeches:
+        return []
+    table = titled_table("Leeches, suspended from study", "template", "lapses>", "since")
+    for x in stats.leeches:
+        table.add_row(Text(x.title), str(x.lapses), time.strftime("%d %b %Y", time.localtime(x.suspended)))
+    return [table, Text("  l drills them · u returns them to study", style="dim"), Text("")]
+
+
+def _mocks(stats: Stats) -> list[RenderableType]:
+    if not stats.mocks:
+        return []
+    mocks = titled_table("Past mocks, newest first", "when", "right>", "answered>", "time>")
+    for mock in stats.mocks[:MOCKS_SHOWN]:
+        mocks.add_row(*mock_cells(mock))
+    more = f"all {len(stats.mocks)}" if len(stats.mocks) > MOCKS_SHOWN else "them"
+    return [mocks, Text(f"  p lists {more} and reopens their reports", style="dim"), Text("")]
+
+
+def _trend(stats: Stats) -> Table:
+    """The last days: attempts as a bar, and the share right."""
     most = max((d.attempts for d in stats.days), default=0) or 1
     trend = Table(
         title=f"The last {counted(len(stats.days), 'day')}", title_justify="left", box=None, padding=(0, 1)
@@ -183,8 +208,7 @@ def stats_renderable(stats: Stats) -> RenderableType:
     for d in stats.days:
         bar = "█" * round(20 * d.attempts / most) if d.attempts else "·"
         trend.add_row(d.day, str(d.attempts), bar, f"{d.right / d.attempts:.0%}" if d.attempts else "")
-    parts.append(trend)
-    return Group(*parts)
+    return trend
 
 
 class StatsScreen(Screen[None]):
