@@ -172,11 +172,13 @@ def _check(p: Parser) -> None:
     p.add_argument("paths", nargs="*", metavar="PATH", help="folders or files (default: every loaded pack)")
     p.add_argument("--seeds", type=int, default=100, metavar="N", help="instances per template (default 100)")
     p.add_argument(
-        "--no-omissions",
-        action="store_true",
-        help="leave out the omission lint (steps that can be left out and still grade correct, "
-        "or close with no mistake naming them), which runs by default",
+        "--skip",
+        action="append",
+        metavar="LINT",
+        help="leave out one lint (repeatable); all run by default; --lints lists them",
     )
+    p.add_argument("--lints", action="store_true", help="list the lints and what each finds, then exit")
+    p.add_argument("--no-omissions", action="store_true", help="the same as --skip omissions")
 
 
 def _stats(p: Parser) -> None:

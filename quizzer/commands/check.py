@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
+from quizzer.bank.check.registry import chosen
 from quizzer.bank.check.run import check_bank
 from quizzer.bank.loader import load_bank
 from quizzer.core.words import counted
@@ -12,10 +14,23 @@ from quizzer.paths import question_paths
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if getattr(args, "lints", False):
+        from quizzer.bank.check.registry import LINTS
+
+        for lint in LINTS:
+            print(f"{lint.name:<18} {lint.finds}")
+        return 0
     paths = args.paths or question_paths(args.questions)
     start = time.perf_counter()
-    omissions = not getattr(args, "no_omissions", False)  # the omission lint runs unless --no-omissions
-    report = check_bank(load_bank(paths), seeds_per_template=args.seeds, omissions=omissions)
+    skip = set(args.skip or ())
+    if getattr(args, "no_omissions", False):  # the older spelling of --skip omissions
+        skip.add("omissions")
+    try:
+        lints = chosen(skip)
+    except ValueError as exc:
+        print(f"quizzer check: {exc}", file=sys.stderr)
+        return 2
+    report = check_bank(load_bank(paths), seeds_per_template=args.seeds, lints=lints)
     elapsed = time.perf_counter() - start
     for problem in report.problems:
         print(problem)

@@ -273,7 +273,10 @@ def _diagnose(
 ) -> tuple[str, Mistake | Slip | None, str | None, int | None]:
     """What a close or wrong answer is: (kind, the mistake it matches, feedback, the figures the question
     needs). The template's mistakes are tried before the built-in slips; an answer right to the figures
-    typed, short of those the question needs, is "imprecise" (and matches no mistake)."""
+    typed, short of those the question needs, is "imprecise" (and matches no mistake), unless it is one of
+    the template's mistakes typed in full (0.5 for an exponent of 0.4565 that a mistake lists as 0.5): a
+    listed mistake wins over a rounding. A mistake the typed figures only round to (1.3B for 1.2995B) stays
+    ambiguous: imprecise, naming it."""
     value, figures, display = given.value, given.figures, context.display_unit
     builtin = slips(expected, given.unit, context, tolerance=tolerance, typed_unit=given.typed_unit)
     found = match_mistake(value, expected, tolerance, mistakes) or match_mistake(
@@ -288,8 +291,19 @@ def _diagnose(
         return kind, found, None, needed
     if not right_to(value, expected, figures, given.factor):
         return kind, found, None, needed
+    if found in mistakes and _typed_exactly(found.value, value, figures, given.factor):
+        return kind, found, None, needed  # the template lists this very value: its mistake, not a rounding
     feedback = _imprecise(given, expected, needed, found or blocker, tolerance, display)
     return "imprecise", None, feedback, needed
+
+
+def _typed_exactly(mistake: Number, value: Number, figures: int, per_unit: Number) -> bool:
+    """Whether ``value``, typed to ``figures``, is the mistake's value itself (which needs no more figures).
+
+    >>> _typed_exactly(0.5, 0.5, 1, 1), _typed_exactly(1.2995e9, 1.3e9, 2, 1)
+    (True, False)
+    """
+    return right_to(value, mistake, figures, per_unit) and right_to(mistake, mistake, figures, per_unit)
 
 
 __all__ = [

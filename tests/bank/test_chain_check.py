@@ -13,6 +13,7 @@ import pytest
 
 from quizzer.bank.check.lints import OmissionLint, scope
 from quizzer.bank.check.omissions import omissions
+from quizzer.bank.check.registry import chosen
 from quizzer.bank.check.run import check_bank, check_template
 from quizzer.bank.generate.render import generate
 from quizzer.bank.loader import load_bank
@@ -105,7 +106,7 @@ def test_quizzer_check_prints_each_malformed_part_on_one_line_without_a_tracebac
 
 
 def test_the_example_chains_pass_the_check_with_the_omission_lint() -> None:
-    report = check_bank(load_bank([str(CHAINS)]), seeds_per_template=30, omissions=True)
+    report = check_bank(load_bank([str(CHAINS)]), seeds_per_template=30)
     assert report.problems == ()
     assert (report.templates, report.instances) == (3, 90)
 
@@ -119,7 +120,9 @@ def load(tmp_path: Path, text: str = PART_OMISSION) -> Template:
 
 
 def checked(tmp_path: Path, text: str = PART_OMISSION, *, omissions: bool = True) -> list[tuple[str, str]]:
-    problems, count = check_template(load(tmp_path, text), range(10), omissions=omissions)
+    problems, count = check_template(
+        load(tmp_path, text), range(10), lints=chosen(() if omissions else ("omissions",))
+    )
     assert count == 10
     return [(str(p.field), p.message) for p in problems]
 

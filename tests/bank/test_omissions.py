@@ -8,6 +8,7 @@ import pytest
 
 from quizzer.bank.check.lints import scope
 from quizzer.bank.check.omissions import omissions, used_variables
+from quizzer.bank.check.registry import chosen
 from quizzer.bank.check.run import check_bank, check_template
 from quizzer.bank.loader import load_bank
 from quizzer.bank.read.schema import Template
@@ -25,7 +26,9 @@ def load(tmp_path: Path, text: str = OMISSION) -> Template:
 
 def lint(text: str, tmp_path: Path, seeds: int = 10, *, on: bool = True) -> list[tuple[str | None, str]]:
     (tmp_path / "pack.toml").write_text(text, encoding="utf-8")
-    report = check_bank(load_bank([str(tmp_path / "pack.toml")]), seeds, omissions=on)
+    report = check_bank(
+        load_bank([str(tmp_path / "pack.toml")]), seeds, lints=chosen(() if on else ("omissions",))
+    )
     return [(p.field, p.message) for p in report.problems]
 
 
@@ -108,7 +111,7 @@ def test_the_built_in_bank_loads_without_problems() -> None:
 def test_each_built_in_template_passes_the_check_without_the_lint(template_id: str) -> None:
     """``quizzer check questions --no-omissions --seeds 3`` one template at a time (so xdist spreads them):
     today's third of the templates in the dev run, all of them in CI (tests/sampling.py)."""
-    problems, count = check_template(builtin_bank().get(template_id), range(3))
+    problems, count = check_template(builtin_bank().get(template_id), range(3), lints=())
     assert [str(p) for p in problems] == []
     assert count == 3
 
@@ -133,7 +136,7 @@ def test_the_lint_stays_inside_the_evaluation_budget() -> None:
 
 def test_a_long_sum_is_cut_to_the_variants_one_template_may_parse() -> None:
     bank = load_bank([str(DATA / "lint" / "omission_budget.toml")])
-    report = check_bank(bank, seeds_per_template=2, omissions=True)
+    report = check_bank(bank, seeds_per_template=2)
     cut = [p.message for p in report.problems if "tried the first" in p.message]
     assert len(cut) == 1
     assert "characters (split it into expr variables)" in cut[0]

@@ -194,3 +194,19 @@ def test_imprecise_needs_the_right_rounding(answer: str, kind: str) -> None:
 def test_a_relative_band_on_a_percent_question_is_not_percentage_points() -> None:
     verdict = grade("48", 0.476008, "ratio", Tolerance("rel", 0.001), context=GradeContext("%"))
     assert str(verdict.feedback).endswith("needs 3 (47.6%): the band is ±0.1% of the value.")
+
+
+def test_a_listed_mistake_at_the_figures_typed_wins_over_imprecise() -> None:
+    """``scaling-chinchilla-fitted-optimum`` part 3: "0.5" is a listed mistake (the rounded exponent), yet
+    it was graded "imprecise (right to 1 s.f.)" and its feedback withheld."""
+    from quizzer.grading.grade import Mistake, Tolerance, grade
+
+    half = Mistake(
+        "rounded-exponent", 0.5, "You took the exponent as 0.5: the fit gives 0.4565.", "Exponent 0.5"
+    )
+    band = Tolerance("rel", 0.001)
+    verdict = grade("0.5", 0.4565, "ratio", band, [half])
+    assert (verdict.kind, verdict.mistake) == ("wrong", "rounded-exponent")
+    assert verdict.feedback == half.feedback
+    assert grade("0.46", 0.4565, "ratio", band, [half]).kind == "imprecise"  # a rounding of the answer
+    assert grade("0.5", 0.4565, "ratio", band).kind == "imprecise"  # no mistake lists it: a rounding

@@ -1,9 +1,10 @@
-"""Authoring lints beyond validity: tolerances written by hand, and steps that can be left out unnoticed."""
+"""Lints of the texts and derivations: tolerances written by hand, steps that can be left out unnoticed."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from quizzer.bank.check.base import Lint
 from quizzer.bank.check.omissions import Scope, grade_omission, omissions_within, omitted_values
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.expr.expression import Budget
@@ -22,27 +23,47 @@ if TYPE_CHECKING:
 SILENT, UNNAMED = "correct", "close"
 
 
-def tolerance_problems(template: Template) -> list[TemplateError]:
+class ToleranceText(Lint):
     """A prompt (of any part) or a convention that states the tolerance by hand: every part is shown with a
     sentence generated from its answer.tolerance already."""
-    texts = [
-        *((part.field("prompt"), part.prompt) for part in template.parts),
-        *((f"conventions[{i}]", c) for i, c in enumerate(template.conventions)),
-    ]
-    problems = []
-    for field, text in texts:
-        phrase = hand_written_tolerance(text)
-        if phrase:
-            problems.append(
-                TemplateError(
-                    template.path,
-                    template.id,
+
+    name = "tolerance-text"
+    finds = "a prompt or convention that states the tolerance by hand (a sentence is generated)"
+
+    def __init__(self, template: Template) -> None:
+        super().__init__(template)
+        texts = [
+            *((part, "prompt", part.prompt) for part in template.parts),
+            *((None, f"conventions[{i}]", c) for i, c in enumerate(template.conventions)),
+        ]
+        for part, field, text in texts:
+            phrase = hand_written_tolerance(text)
+            if phrase:
+                self.report(
+                    part,
                     field,
+                    "by hand",
                     f"states the tolerance by hand ({phrase!r}); every part is shown with a sentence "
                     "generated from its answer.tolerance: remove it",
                 )
-            )
-    return problems
+
+
+class Omissions(Lint):
+    """The omission lint of every part's answer (``OmissionLint``, one per part)."""
+
+    name = "omissions"
+    finds = "a step of a derivation that can be left out and still grade correct, or close with no mistake"
+
+    def __init__(self, template: Template) -> None:
+        super().__init__(template)
+        self.parts = [OmissionLint(template, part.number) for part in template.parts]
+
+    def visit(self, instance: Instance, seed: int) -> None:
+        for lint in self.parts:
+            lint.visit(instance, seed)
+
+    def problems(self) -> list[TemplateError]:
+        return [problem for lint in self.parts for problem in lint.problems()]
 
 
 def scope(template: Template, number: int) -> Scope:
@@ -189,4 +210,4 @@ class _Memo(dict[str, Any]):
         return call
 
 
-__all__ = ["OmissionLint", "part_env", "scope", "tolerance_problems"]
+__all__ = ["OmissionLint", "Omissions", "ToleranceText", "part_env", "scope"]

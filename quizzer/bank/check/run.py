@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from quizzer.bank.check.lints import OmissionLint, tolerance_problems
+from quizzer.bank.check.base import Lint
+from quizzer.bank.check.registry import LINTS
 from quizzer.bank.errors import ExprError, TemplateError
 from quizzer.bank.expr.expression import Budget, BudgetError, plain
 from quizzer.bank.generate.draw import constraint_schedule, draw_value, expand
@@ -74,33 +75,34 @@ def acceptance_rate(
 
 
 def check_template(
-    template: Template, seeds: Iterable[int], *, omissions: bool = False
+    template: Template, seeds: Iterable[int], *, lints: Sequence[type[Lint]] = LINTS
 ) -> tuple[list[TemplateError], int]:
     """Problems of one valid template over ``seeds``, and how many instances were generated.
 
-    Every part is checked alike (a later part's problems name ``parts[i].``...). With ``omissions``, the
-    omission lint runs on every instance too, on every part's answer.
+    Every part is checked alike (a later part's problems name ``parts[i].``...): its answer, its mistakes,
+    its unit; then each of ``lints`` (default: every lint, ``registry.LINTS``) sees every instance.
     """
 
     def problem(field: str, message: str) -> TemplateError:
         return TemplateError(template.path, template.id, field, message)
 
-    problems: list[TemplateError] = tolerance_problems(template)
+    problems: list[TemplateError] = []
     count = 0
+    running: list[Lint] = []
     try:
-        lints = [OmissionLint(template, part.number) for part in template.parts] if omissions else []
-        count = _check_seeds(template, seeds, problems, lints)
+        running = [lint(template) for lint in lints]
+        count = _check_seeds(template, seeds, problems, running)
     except TemplateError as exc:
         problems.append(exc)
     except Exception as exc:  # a case the checks missed: still this template's problem, never a crash
         problems.append(problem("answer.expr", f"cannot be generated: {type(exc).__name__}: {exc}"))
-    return problems, count
+    return problems + [problem for lint in running for problem in lint.problems()], count
 
 
 def _check_seeds(
-    template: Template, seeds: Iterable[int], problems: list[TemplateError], lints: list[OmissionLint]
+    template: Template, seeds: Iterable[int], problems: list[TemplateError], lints: list[Lint]
 ) -> int:
-    """Append the problems of ``template`` over ``seeds``; the instances generated."""
+    """Append the problems of ``template`` over ``seeds`` (the lints keep theirs); the instances made."""
 
     def problem(field: str, message: str) -> TemplateError:
         return TemplateError(template.path, template.id, field, message)
@@ -126,8 +128,6 @@ def _check_seeds(
             lint.visit(instance, seed)
         for spec, part in zip(template.parts, instance.parts, strict=True):
             problems.extend(part_problems(template, spec, part, seed, seen))
-    for lint in lints:
-        problems.extend(lint.problems())
     return count
 
 
@@ -136,7 +136,7 @@ def part_problems(
 ) -> list[TemplateError]:
     """The problems of one part of one instance not yet in ``seen`` (field, what), which is updated: an
     answer that is not finite and positive, a mistake the grader cannot tell from the answer (inside its
-    band), a unit that is not the one its calculator returns."""
+    band) or from another mistake, a unit that is not the one its calculator returns."""
     out: list[TemplateError] = []
 
     def report(field: str, what: str, message: str) -> None:
@@ -157,20 +157,31 @@ def part_problems(
                 f"seed {seed}: the mistake gives {mistake.value!r}, inside the tolerance of the answer "
                 f"{value!r}: the grader could never tell them apart",
             )
+    for k, later in enumerate(part.mistakes):
+        for earlier in part.mistakes[:k]:
+            if is_within(later.value, earlier.value, part.tolerance):
+                report(
+                    f"mistakes[{index_of[later.name]}].answer",
+                    "same",
+                    f"seed {seed}: gives {later.value!r}, as mistakes[{index_of[earlier.name]}] does: the "
+                    "grader names only one of them; merge them, or tell them apart with `when`",
+                )
     last = part.derivation[-1] if part.derivation else None
     if last is not None and last.label != "Answer" and last.unit != spec.unit:
         report("answer.unit", "unit", f"is {spec.unit!r} but the calculator returns {str(last.unit)!r}")
     return out
 
 
-def check_bank(bank: Bank, seeds_per_template: int = 100, *, omissions: bool = False) -> CheckReport:
-    """Every problem in ``bank``: load problems, then each valid template over many seeds (with the
-    omission lint when ``omissions`` is set)."""
+def check_bank(
+    bank: Bank, seeds_per_template: int = 100, *, lints: Sequence[type[Lint]] = LINTS
+) -> CheckReport:
+    """Every problem in ``bank``: load problems, then each valid template over many seeds, with ``lints``
+    (default: every one)."""
     problems: list[TemplateError] = list(bank.problems())
     templates = bank.templates()
     instances = 0
     for template in templates:
-        found, count = check_template(template, range(seeds_per_template), omissions=omissions)
+        found, count = check_template(template, range(seeds_per_template), lints=lints)
         problems.extend(found)
         instances += count
     return CheckReport(tuple(problems), len(templates), instances)

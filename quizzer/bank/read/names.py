@@ -184,6 +184,8 @@ def _check_part(
             check(mistake.when, f"mistakes[{i}].when", names)
     for field, expr in part_conditions(template, part).items():
         check(expr, field, names)
+    for i, need in enumerate(part.needs):
+        check(need.holds, f"needs[{i}].holds", names)
     layers_field, dtype_field = part.context_key("layers"), part.context_key("dtype")
     if part.layers is not None:
         check(part.layers, layers_field, names)

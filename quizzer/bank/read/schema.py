@@ -12,7 +12,18 @@ from quizzer.bank.limits import MAX_PARTS
 from quizzer.bank.read import answer_fields as fields
 from quizzer.bank.read.answer_fields import ANSWER_KEYS, DEFAULT_TOLERANCE, MISTAKE_KEYS, MistakeSpec
 from quizzer.bank.read.reader import Reader
-from quizzer.bank.read.texts import FollowUp, OmissionOk, TextPart, follow_ups, omissions_ok, text_parts
+from quizzer.bank.read.texts import (
+    FollowUp,
+    Need,
+    NumberOk,
+    OmissionOk,
+    TextPart,
+    follow_ups,
+    needs,
+    numbers_ok,
+    omissions_ok,
+    text_parts,
+)
 from quizzer.bank.read.variables import PART_NAME_RE, Variable, parse_variables
 from quizzer.core.record import Record
 from quizzer.grading.grade import Tolerance
@@ -44,6 +55,8 @@ TEMPLATE_KEYS = {
     "follow_ups": False,
     "references": False,
     "omissions_ok": False,
+    "needs": False,
+    "numbers_ok": False,
     "parts": False,
 }
 #: The keys of a later part (a ``[[template.parts]]`` table): True for the required ones.
@@ -58,6 +71,7 @@ PART_KEYS = {
     "mistakes": False,
     "carry": False,
     "omissions_ok": False,
+    "needs": False,
     "dtype": False,
     "layers": False,
     "layers_label": False,
@@ -110,6 +124,8 @@ class PartSpec(Record):
     """The question asks for one layer."""
     omissions_ok: tuple[OmissionOk, ...] = ()
     """Steps the omission lint may find left out without harm, each with the reason."""
+    needs: tuple[Need, ...] = ()
+    """What every draw must satisfy for the part to make sense (a finding of the check where it does not)."""
 
     def field(self, name: str) -> str:
         """``name`` as a problem names it: as written for part 1, under ``parts[i].`` for a later part.
@@ -150,6 +166,8 @@ class Template(Record):
     memory_aid_parts: tuple[TextPart, ...] = ()
     follow_ups: tuple[FollowUp, ...] = ()
     references: tuple[Reference, ...] = ()
+    numbers_ok: tuple[NumberOk, ...] = ()
+    """Numbers the teaching texts may write out (not computed), each with the reason."""
 
     @property
     def main(self) -> PartSpec:
@@ -199,6 +217,7 @@ def parse_template(raw: Mapping[str, Any], path: str) -> Template:
             Reference(r.get(t, "title", str, f"{f}.title"), r.get(t, "url", str, f"{f}.url"))
             for f, t in r.table_list("references", {"title", "url"})
         ),
+        numbers_ok=numbers_ok(r),
     )
 
 
@@ -277,6 +296,7 @@ def _part(r: Reader, number: int, kind: str, *, required_tldr: bool) -> PartSpec
         layers_label=_typed(r, context[2], str, ""),
         per_layer=_typed(r, context[3], bool, False),
         omissions_ok=omissions_ok(r),
+        needs=needs(r),
     )
 
 

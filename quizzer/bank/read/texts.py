@@ -9,6 +9,8 @@ from quizzer.core.record import Record
 PART_KEYS = {"text", "when"}
 FOLLOW_UP_KEYS = {"question", "answer", "when"}
 OMISSION_KEYS = {"step", "why"}
+NEED_KEYS = {"holds", "why"}
+NUMBER_KEYS = {"number", "why"}
 
 
 class TextPart(Record):
@@ -30,6 +32,22 @@ class OmissionOk(Record):
     """A step the omission lint may find left out without harm (``step`` as the lint names it), and why."""
 
     step: str
+    why: str
+
+
+class Need(Record):
+    """What a draw must satisfy for the question to make sense (``holds``, an expression), and why: a text
+    that speaks of sharding needs more than one GPU. A draw that breaks it is a finding of the check."""
+
+    holds: Expr
+    why: str
+
+
+class NumberOk(Record):
+    """A number the template's teaching texts may write out (``number`` as written: a year, a model's
+    size in its name, a figure quoted from a paper), and why it is no hand-written result."""
+
+    number: str
     why: str
 
 
@@ -90,4 +108,45 @@ def omissions_ok(r: Reader) -> tuple[OmissionOk, ...]:
     return tuple(out)
 
 
-__all__ = ["FollowUp", "OmissionOk", "TextPart", "follow_ups", "omissions_ok", "text_parts"]
+def needs(r: Reader) -> tuple[Need, ...]:
+    """``needs = [{ holds = "<expr>", why = "..." }]``: what every draw of the part must satisfy."""
+    out = []
+    for f, t in r.table_list("needs", NEED_KEYS):
+        holds = r.expr(r.get(t, "holds", str, f"{f}.holds"), f"{f}.holds")
+        why = r.get(t, "why", str, f"{f}.why").strip()
+        if not why:
+            raise r.error(f"{f}.why", "must say why the draw needs it (what the text says that needs it)")
+        out.append(Need(holds, why))
+    return tuple(out)
+
+
+def numbers_ok(r: Reader) -> tuple[NumberOk, ...]:
+    """``numbers_ok = [{ number = "2017", why = "..." }]``: numbers the teaching texts may write out."""
+    out: list[NumberOk] = []
+    for f, t in r.table_list("numbers_ok", NUMBER_KEYS):
+        number = r.get(t, "number", str, f"{f}.number").strip()
+        why = r.get(t, "why", str, f"{f}.why").strip()
+        if not number:
+            raise r.error(f"{f}.number", "must not be empty: the number as the text writes it")
+        if not why:
+            raise r.error(
+                f"{f}.why", "must say why the number is written out (a year, a name, a quoted figure)"
+            )
+        if any(n.number == number for n in out):
+            raise r.error(f"{f}.number", f"{number!r} is declared twice")
+        out.append(NumberOk(number, why))
+    return tuple(out)
+
+
+__all__ = [
+    "FollowUp",
+    "Need",
+    "NumberOk",
+    "OmissionOk",
+    "TextPart",
+    "follow_ups",
+    "needs",
+    "numbers_ok",
+    "omissions_ok",
+    "text_parts",
+]

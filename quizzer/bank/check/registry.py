@@ -1,0 +1,25 @@
+"""Every lint of ``quizzer check``, by name: all run by default, ``--skip NAME`` leaves one out."""
+
+from __future__ import annotations
+
+from quizzer.bank.check.base import Lint
+from quizzer.bank.check.lints import Omissions, ToleranceText
+
+#: The lints in the order their findings are listed.
+LINTS: tuple[type[Lint], ...] = (ToleranceText, Omissions)
+
+
+def lint_names() -> list[str]:
+    """The names ``--skip`` takes."""
+    return [lint.name for lint in LINTS]
+
+
+def chosen(skip: frozenset[str] | set[str] | tuple[str, ...] = ()) -> tuple[type[Lint], ...]:
+    """The lints that run when ``skip`` names some to leave out; ValueError for a name no lint has."""
+    unknown = sorted(set(skip) - set(lint_names()))
+    if unknown:
+        raise ValueError(f"no lint is named {unknown[0]!r}; the lints: {', '.join(lint_names())}")
+    return tuple(lint for lint in LINTS if lint.name not in skip)
+
+
+__all__ = ["LINTS", "chosen", "lint_names"]
