@@ -291,7 +291,7 @@ def _diagnose(
         return kind, found, None, needed
     if not right_to(value, expected, figures, given.factor):
         return kind, found, None, needed
-    if found in mistakes and _typed_exactly(found.value, value, figures, given.factor):
+    if found is not None and found in mistakes and _typed_exactly(found.value, value, figures, given.factor):
         return kind, found, None, needed  # the template lists this very value: its mistake, not a rounding
     feedback = _imprecise(given, expected, needed, found or blocker, tolerance, display)
     return "imprecise", None, feedback, needed
