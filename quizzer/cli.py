@@ -177,6 +177,7 @@ def _check(p: Parser) -> None:
         metavar="LINT",
         help="leave out one lint (repeatable); all run by default; --lints lists them",
     )
+    p.add_argument("--only", action="append", metavar="LINT", help="run only this lint (repeatable)")
     p.add_argument("--lints", action="store_true", help="list the lints and what each finds, then exit")
     p.add_argument("--no-omissions", action="store_true", help="the same as --skip omissions")
 

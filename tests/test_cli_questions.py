@@ -398,7 +398,9 @@ def test_check_runs_the_omission_lint_unless_told_not_to(capsys: pytest.CaptureF
     from quizzer.commands import check
 
     lint = str(DATA / "lint" / "omission.toml")
-    args = argparse.Namespace(paths=[lint], questions=[], seeds=5, no_omissions=True, skip=None, lints=False)
+    args = argparse.Namespace(
+        paths=[lint], questions=[], seeds=5, no_omissions=True, skip=None, only=None, lints=False
+    )
     assert check.run(args, argparse.ArgumentParser()) == 0
     assert capsys.readouterr().out.endswith(": 0 problems\n")
     assert (

@@ -26,7 +26,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if getattr(args, "no_omissions", False):  # the older spelling of --skip omissions
         skip.add("omissions")
     try:
-        lints = chosen(skip)
+        lints = chosen(skip, set(args.only or ()))
     except ValueError as exc:
         print(f"quizzer check: {exc}", file=sys.stderr)
         return 2

@@ -14,12 +14,16 @@ def lint_names() -> list[str]:
     return [lint.name for lint in LINTS]
 
 
-def chosen(skip: frozenset[str] | set[str] | tuple[str, ...] = ()) -> tuple[type[Lint], ...]:
-    """The lints that run when ``skip`` names some to leave out; ValueError for a name no lint has."""
-    unknown = sorted(set(skip) - set(lint_names()))
+def chosen(
+    skip: frozenset[str] | set[str] | tuple[str, ...] = (),
+    only: frozenset[str] | set[str] | tuple[str, ...] = (),
+) -> tuple[type[Lint], ...]:
+    """The lints that run: all but those ``skip`` names, or (``only``) just those; ValueError for a name no
+    lint has."""
+    unknown = sorted((set(skip) | set(only)) - set(lint_names()))
     if unknown:
         raise ValueError(f"no lint is named {unknown[0]!r}; the lints: {', '.join(lint_names())}")
-    return tuple(lint for lint in LINTS if lint.name not in skip)
+    return tuple(lint for lint in LINTS if lint.name not in skip and (not only or lint.name in only))
 
 
 __all__ = ["LINTS", "chosen", "lint_names"]
