@@ -51,7 +51,7 @@ copies = {{ choices = [3]{part_label} }}
 """
 
 CLEAN = {
-    "explanation": "Read `{key}` (the config's `hidden_size`): bytes = 2 × n over d_model, as W_q",
+    "explanation": "Read `{key}` (`cfg.hidden_size // cfg.num_heads`): bytes = 2 × n per d_model, as W_q",
     "key": "hidden_size",
     "label": ', label = "bytes per value"',
     "title": "fp32 for bf16",
