@@ -30,7 +30,9 @@ tldr = "{{answer}}."
 """
 
 
-def _findings(tmp_path: Path, body: str, tid: str = "cont", seeds: int = 3) -> tuple[str, list[TemplateError]]:
+def _findings(
+    tmp_path: Path, body: str, tid: str = "cont", seeds: int = 3
+) -> tuple[str, list[TemplateError]]:
     path = tmp_path / "pack.toml"
     path.write_text(HEAD.format(tid=tid) + body, encoding="utf-8")
     bank = load_bank([str(path)])
@@ -120,14 +122,15 @@ def test_the_calculator_result_printed_states_every_field_it_read(tmp_path: Path
 
 
 def test_the_calculator_result_printed_roughly_in_the_name_states_nothing(tmp_path: Path) -> None:
-    """"8B" is 8,030,261,248 to one figure: a name, not a count."""
+    """ "8B" is 8,030,261,248 to one figure: a name, not a count."""
     assert len(_findings(tmp_path, WEIGHTS.format(shown=" (8B)"))[1]) == 1
 
 
 #: Every config field of Llama 3 8B printed but the tying: 525,336,576 parameters hang on it.
 TIED = """
-prompt = \"\"\"Llama 3 8B: vocab_size {{model_vocab_size}}, d_model {{model_d_model}}, {{model_n_layers}} layers \
-of {{model_n_heads}} heads, {{model_n_kv_heads}} KV heads, d_ff {{model_d_ff}}{tied}. How many parameters?\"\"\"
+prompt = \"\"\"Llama 3 8B: vocab_size {{model_vocab_size}}, d_model {{model_d_model}}, \
+{{model_n_layers}} layers of {{model_n_heads}} heads, {{model_n_kv_heads}} KV heads, \
+d_ff {{model_d_ff}}{tied}. How many parameters?\"\"\"
 [template.variables]
 model = {{ preset = ["llama-3-8b"] }}
 [template.answer]
@@ -201,6 +204,27 @@ def test_every_weight_read_settles_it(tmp_path: Path) -> None:
     assert _findings(tmp_path, _decode(text=", every weight read once"))[1] == []
 
 
+LOOKUP = ', "The input token table is a lookup: a step reads one row per sequence, counted as 0."'
+
+
+def test_a_lookup_convention_the_derivation_does_not_follow_is_named(tmp_path: Path) -> None:
+    path, problems = _findings(tmp_path, _decode(convention=LOOKUP))
+    (problem,) = problems
+    assert (problem.path, problem.template_id, problem.field) == (path, "cont", "answer.expr")
+    assert "say a decode step reads the token table one row per sequence" in problem.message
+    assert "but the derivation reads it whole" in problem.message
+    assert "moves the answer by 6.5%" in problem.message
+
+
+def test_a_lookup_convention_the_derivation_follows_is_no_finding(tmp_path: Path) -> None:
+    body = _decode(convention=LOOKUP).replace(
+        'expr = "2 * model_params_of(model)"',
+        'expr = "2 * (model_params_of(model) - model_vocab_size * model_d_model)"',
+    )
+    assert "model_vocab_size" in body
+    assert _findings(tmp_path, body)[1] == []
+
+
 def test_a_tied_model_has_no_table_reading_to_settle(tmp_path: Path) -> None:
     """Gemma 3 1B's head is its token table: a step reads it whole either way."""
     assert _findings(tmp_path, _decode(model="gemma-3-1b"))[1] == []
@@ -214,7 +238,9 @@ def test_a_question_that_is_no_decode_step_is_not_asked_the_reading(tmp_path: Pa
 
 def test_reading_weights_outside_a_decode_step_is_not_asked_the_reading(tmp_path: Path) -> None:
     """Loading a checkpoint reads the whole table: only a decode step may look rows up."""
-    body = _decode().replace("A decode step of Llama 3 8B reads its", "Loading Llama 3 8B from disk reads its")
+    body = _decode().replace(
+        "A decode step of Llama 3 8B reads its", "Loading Llama 3 8B from disk reads its"
+    )
     body = body.replace("Decode bounds are roofline lower bounds: every byte a step needs is read once.", "")
     assert _findings(tmp_path, body)[1] == []
 

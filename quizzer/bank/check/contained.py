@@ -10,7 +10,8 @@ Two findings, both about what a part's answer rests on that the student is not t
   or what the spec derives from stated fields) would not grade correct.
 - **reading**: a convention that changes the number left unsaid: reading a step the other way (the token
   table read whole or as a lookup, W or W − 1 tokens in a window: ``contained_readings``) grades outside
-  the band, and no sentence read before the part says which way.
+  the band, and no sentence read before the part says which way; or a sentence says how the table is
+  read and the derivation reads it the other way.
 
 Each finding is reported once per part and route (the variable the field is read through), with the
 first seed that shows it and the other presets that share it. What a student may assume is weighed on the
@@ -22,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from quizzer.bank.check.base import Lint
-from quizzer.bank.check.contained_readings import ABOUT, moved, readings_of, settled
+from quizzer.bank.check.contained_readings import ABOUT, leaves_table_out, moved, readings_of, said
 from quizzer.bank.check.contained_stated import (
     EITHER_WAY,
     Shown,
@@ -234,19 +235,32 @@ class Contained(Lint):
     def _reading(
         self, instance: Instance, seed: int, number: int, reading: str, parts: frozenset[int], seen: Shown
     ) -> None:
-        if settled(reading, [seen.text]):
+        way = said(reading, [seen.text])
+        if way == "said":
             return
         other = moved(reading, self.template, instance, number, parts, self.memo)
         if other is None:
             return
         part = instance.parts[number - 1]
-        what, fix = ABOUT[reading]
         share = abs(other - part.value) / abs(part.value)
         shown_other = answer_display(other, part.unit, part.display_unit)
-        message = (
-            f"seed {seed}: no prompt or convention read before this part says {what}; the other reading "
-            f"moves the answer by {share:.1%} (to {shown_other}), outside the band: {fix}"
-        )
+        if way is None:
+            what, fix = ABOUT[reading]
+            message = (
+                f"seed {seed}: no prompt or convention read before this part says {what}; the other "
+                f"reading moves the answer by {share:.1%} (to {shown_other}), outside the band: {fix}"
+            )
+        else:
+            out = leaves_table_out(self.template, instance, number, parts, self.memo)
+            if out is None or out == (way == "row"):
+                return
+            text = "one row per sequence (a lookup)" if way == "row" else "whole"
+            done = "reads it whole" if way == "row" else "leaves it out"
+            message = (
+                f"seed {seed}: the texts read before this part say a decode step reads the token table "
+                f"{text}, but the derivation {done}: the other reading moves the answer by {share:.1%} (to "
+                f"{shown_other}); make the derivation follow the convention (a variable both use)"
+            )
         self.report(self.template.parts[number - 1], "answer.expr", reading, message)
         self.settled.add((number, reading))
 

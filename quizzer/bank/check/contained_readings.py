@@ -14,8 +14,12 @@ which parts it concerns, and the words that settle it, in one sentence of the pr
 - ``window``: does a sliding layer keep W tokens or W − 1 (transformers)? It concerns any part whose
   calculators take a window convention. Settled by a sentence on the window that says W, W − 1 or "last".
 
-Known limits: a count written out of preset fields by hand (no calculator) is not seen, and a sentence
-with the right words is taken to settle the reading whatever it says.
+Where a sentence settles the table, it is read for its way ("row": a lookup, one row, "except", "as 0";
+"whole" otherwise) and held to the derivation: a derivation that leaves the table out by name (its answer
+rises when ``model_vocab_size`` is 0) reads rows, one that does not reads it whole.
+
+Known limits: a count written out of preset fields by hand (no calculator) is not seen, and the words of a
+sentence are taken for what it says.
 """
 
 from __future__ import annotations
@@ -42,7 +46,11 @@ DECODE_WORDS = re.compile(
 _TABLE = re.compile(r"token[- ](embedding )?table|embedding table|input embedding|\blookup\b", re.IGNORECASE)
 _TABLE_READ = re.compile(r"\bread|\blookup\b|\bcount(ed|s)?\b|\bwhole\b|\brows?\b", re.IGNORECASE)
 #: A sentence that has every weight read: the table with them, whole.
-_EVERY_WEIGHT = re.compile(r"\b(all|every)\b[^.;]*\b(parameters?|weights?)\b[^.;]*\bread", re.IGNORECASE)
+_EVERY_WEIGHT = re.compile(r"\b(all|every)\b[^.;]*\b(parameters?|weights?)\b", re.IGNORECASE)
+_READ = re.compile(r"\bread", re.IGNORECASE)
+#: How a sentence on the table reads it: one row per sequence (a lookup), or whole.
+_ROWS = re.compile(r"\blookup\b|\bone row\b|\brows?\b|\bas 0\b|\bexcept\b|next to nothing", re.IGNORECASE)
+_WHOLE = re.compile(r"\bwhole\b|\bin full\b|\ball\b|\bevery\b", re.IGNORECASE)
 _WINDOW = re.compile(r"\bwindow|\bsliding\b|\blocal layer", re.IGNORECASE)
 _WINDOW_SIZE = re.compile(r"\bW ?[−-] ?1\b|\blast\b|\bW\b|\bat most\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.;:!?])\s+|\n+")
@@ -97,26 +105,48 @@ def _parameters(fn: Any) -> tuple[str, ...]:
     return tuple(code.co_varnames[: code.co_argcount])
 
 
-def settled(reading: str, texts: Iterable[str]) -> bool:
-    """Whether one sentence of ``texts`` settles ``reading``.
+def said(reading: str, texts: Iterable[str]) -> str | None:
+    """How the first sentence of ``texts`` that settles ``reading`` reads it: for the table "row" (a
+    lookup, one row per sequence) or "whole"; for the window "said"; None when no sentence settles it.
 
-    >>> settled("table", ["The weights are all read, except the token table (count it as 0)."])
-    True
-    >>> settled("table", ["Active: attention, the token table and the head.", "Every byte is read once."])
-    False
-    >>> settled("table", ["All N parameters are read once per step."])
-    True
-    >>> settled("window", ["A local layer keeps the last 1,024 tokens."])
-    True
+    >>> said("table", ["The weights are all read, except the token table (count it as 0)."])
+    'row'
+    >>> said("table", ["Active: attention, the token table and the head.", "Every byte is read once."])
+    >>> said("table", ["All N parameters are read once per step."])
+    'whole'
+    >>> said("window", ["A local layer keeps the last 1,024 tokens."])
+    'said'
     """
-    topic, detail = (_TABLE, _TABLE_READ) if reading == "table" else (_WINDOW, _WINDOW_SIZE)
     for text in texts:
         for sentence in _SENTENCE.split(text):
-            if topic.search(sentence) and detail.search(sentence):
-                return True
-            if reading == "table" and _EVERY_WEIGHT.search(sentence):
-                return True
-    return False
+            if reading == "window":
+                if _WINDOW.search(sentence) and _WINDOW_SIZE.search(sentence):
+                    return "said"
+            elif _TABLE.search(sentence) and _TABLE_READ.search(sentence):
+                return "row" if _ROWS.search(sentence) else "whole"
+            elif _EVERY_WEIGHT.search(sentence) and _READ.search(sentence):
+                return "whole"
+    return None
+
+
+def settled(reading: str, texts: Iterable[str]) -> bool:
+    """Whether one sentence of ``texts`` settles ``reading`` (``said``)."""
+    return said(reading, texts) is not None
+
+
+def leaves_table_out(
+    template: Template, instance: Instance, number: int, parts: frozenset[int], memo: dict[Any, Any]
+) -> bool | None:
+    """Whether part ``number``'s derivation leaves the token table out by name: its answer rises when
+    every preset's ``vocab_size`` is 0 where it is read by name (``model_vocab_size``), the counts of the
+    calculators unchanged; None when that cannot be computed."""
+    presets = [v.name for part in template.parts for v in part.variables if v.kind == "preset"]
+    fields = {f"{p}_vocab_size": 0 for p in presets}
+    held = frozenset(range(1, number)) & parts
+    env = reevaluate(template, instance, number, Calls(memo=memo), fields=fields, held_parts=held)
+    if env is None:
+        return None
+    return bool(env[f"part{number}"] > instance.parts[number - 1].value)
 
 
 def moved(
@@ -140,4 +170,14 @@ def moved(
     return float(other)
 
 
-__all__ = ["ABOUT", "DECODE_WORDS", "READ_WORDS", "expressions", "moved", "readings_of", "settled"]
+__all__ = [
+    "ABOUT",
+    "DECODE_WORDS",
+    "READ_WORDS",
+    "expressions",
+    "leaves_table_out",
+    "moved",
+    "readings_of",
+    "said",
+    "settled",
+]
