@@ -129,7 +129,7 @@ def test_each_rounding_alone_inside_the_band_is_clean_when_the_other_is_exact(tm
 #: Part 1 takes 1.23456 s, shown as "1.23 s". Part 2 asks how much longer than 1.2 s it took: 0.03456 s
 #: truly, 0.03 s from the shown part 1 (13% off). Part 2 = twice part 1 is 2.46 s from it (0.37% off).
 CHAIN = """
-prompt = "A job runs {{work}} of work. How long does it take?"
+prompt = "A job runs {{work:count}} s of work. How long does it take?"
 [template.variables]
 work = {{ choices = [1.23456], unit = "s" }}
 base = {{ choices = [1.2], unit = "s" }}
@@ -189,3 +189,42 @@ def test_a_printed_number_is_read_back_in_its_own_scale(
 def test_a_text_that_shows_no_number_near_the_value_reads_as_nothing() -> None:
     assert read_back("the whole", 1) is None
     assert read_back("15 GMACs", 15e9) is None  # no unit to read the scale with
+
+
+#: 110.2 tokens/s, printed "110 tokens/s" (a number that reads as exact); the answer, 2 seconds of
+#: streaming, is 220.4 tokens (220 from the printed rate: 0.18% off, inside the band) and its derivation
+#: shows 110.2.
+RATE = """
+prompt = "An endpoint streams {{rate{style}}}{unit}. How many tokens does it stream in 2 seconds?"
+[template.variables]
+rate = {{ choices = [110.2], unit = "tokens/s" }}
+[template.answer]
+expr = "rate * 2"
+unit = "tokens"
+"""
+
+
+def test_a_rounded_value_printed_as_if_exact_that_the_derivation_shows_is_found(tmp_path: Path) -> None:
+    path, problems = _findings(tmp_path, RATE.format(style="", unit=""))
+    (problem,) = problems
+    assert (problem.path, problem.template_id, problem.field) == (path, "prec", "prompt")
+    assert problem.message.startswith("seed 0: {rate} prints 110 tokens/s, a number that reads as exact")
+    assert "for 110.2, which the derivation shows" in problem.message
+    assert "{rate:count} prints 110.2" in problem.message
+
+
+def test_a_value_printed_with_its_figures_is_clean(tmp_path: Path) -> None:
+    assert _findings(tmp_path, RATE.format(style=":count", unit=" tokens/s"))[1] == []
+
+
+def test_a_value_printed_with_a_scale_reads_as_rounded(tmp_path: Path) -> None:
+    """ "1.1k tokens/s" for 1,102: a scaled figure is read as rounded, as the student reads it."""
+    body = RATE.format(style=":si", unit=" tokens/s").replace("110.2", "1102")
+    assert _findings(tmp_path, body)[1] == []
+
+
+def test_a_rounded_value_the_derivation_never_shows_is_clean(tmp_path: Path) -> None:
+    """The rate reaches the answer through a derived variable: the derivation shows 220.4, never 110.2."""
+    body = RATE.format(style="", unit="").replace('expr = "rate * 2"', 'expr = "streamed"')
+    body = body.replace("[template.answer]", 'streamed = { expr = "rate * 2" }\n[template.answer]')
+    assert _findings(tmp_path, body)[1] == []

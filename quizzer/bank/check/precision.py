@@ -19,6 +19,7 @@ from quizzer.bank.check.precision_printed import (
     Printed,
     Shown,
     is_number,
+    looks_exact,
     placeholders,
     read_back,
     relative,
@@ -26,7 +27,9 @@ from quizzer.bank.check.precision_printed import (
 )
 from quizzer.bank.expr.expression import Budget, plain
 from quizzer.bank.expr.text import answer_display
+from quizzer.bank.generate.prompt_numbers import number_spans
 from quizzer.bank.read.names import PRESET_FIELDS, calculators
+from quizzer.bank.read.variables import PART_NAME_RE as PART_RE
 from quizzer.core.errors import QuizzerError
 from quizzer.core.trace import num
 from quizzer.core.units import format_sig
@@ -58,6 +61,23 @@ class Precision(Lint):
             miss = view.miss(instance, self.fns, budget)
             if miss is not None:
                 self._found_miss(view, instance, seed, *miss)
+            for printed in view.unseen(instance):
+                self._found_unseen(view, instance, seed, printed)
+
+    def _found_unseen(self, view: PartPrecision, instance: Instance, seed: int, printed: Printed) -> None:
+        where = printed.where
+        spec = None if where.part is None else self.template.parts[where.part - 1]
+        whose = "the derivation" if len(instance.parts) == 1 else f"part {view.number}'s derivation"
+        true = num(view.env_of(instance)[where.name])
+        style = f":{where.style}" if where.style else ""
+        self.report(
+            spec,
+            where.field,
+            f"figures:{where.name}",
+            f"seed {seed}: {{{where.name}{style}}} prints {printed.text}, a number that reads as exact, for "
+            f"{true}, which {whose} shows: the student meets a number the question never gave; print it "
+            f"with its figures ({{{where.name}:count}} prints {true}), or draw it with the figures it prints",
+        )
 
     def _found_miss(
         self, view: PartPrecision, instance: Instance, seed: int, value: int | float, culprits: list[Printed]
@@ -100,6 +120,7 @@ class PartPrecision:
         ordered = [*shown[len(template.conventions) :][::-1], *shown[: len(template.conventions)]]
         self.shown = [s for group in ordered for s in group if s.name in self.depends]
         self._env: tuple[str, dict[str, Any]] | None = None
+        self._printed: tuple[str, dict[str, Printed]] | None = None
 
     def env_of(self, instance: Instance) -> dict[str, Any]:
         """The names part ``number`` of ``instance`` is evaluated with (the last instance's, remembered)."""
@@ -108,7 +129,13 @@ class PartPrecision:
         return self._env[1]
 
     def printed(self, instance: Instance) -> dict[str, Printed]:
-        """Each number the answer depends on that the student is shown, at its most precise printing."""
+        """Each number the answer depends on that the student is shown, at its most precise printing (the
+        last instance's, remembered)."""
+        if self._printed is None or self._printed[0] != instance.id:
+            self._printed = (instance.id, self._printings(instance))
+        return self._printed[1]
+
+    def _printings(self, instance: Instance) -> dict[str, Printed]:
         env = self.env_of(instance)
         displays = {f"part{k}": instance.parts[k - 1].display for k in range(1, self.number)}
         units = {f"part{k}": instance.parts[k - 1].unit for k in range(1, self.number)}
@@ -127,6 +154,25 @@ class PartPrecision:
             if kept is None or relative(got, value) < relative(kept.value, value):
                 best[where.name] = Printed(got, text or "", where)
         return best
+
+    def unseen(self, instance: Instance) -> list[Printed]:
+        """The drawn or derived values printed rounded as if exact (no scale word, no exponent: "110
+        tokens/s" for 110.2) whose true value this part's derivation shows; earlier answers are left out
+        (they are shown to the figures their part needs, and later parts use their true values by design)."""
+        env = self.env_of(instance)
+        shown: set[float] | None = None
+        out = []
+        for name, p in self.printed(instance).items():
+            if p.value == env[name] or p.where.field == ANSWER_SHOWN or PART_RE.match(name):
+                continue
+            if not looks_exact(p.text, p.value):
+                continue
+            if shown is None:
+                steps = instance.parts[self.number - 1].derivation
+                shown = {v[0] for s in steps for _, _, v in number_spans(s.substituted) if v}
+            if float(env[name]) in shown:
+                out.append(p)
+        return out
 
     def miss(
         self, instance: Instance, fns: Mapping[str, Callable[..., Any]], budget: Budget
@@ -204,7 +250,7 @@ def _printing(p: Printed, env: Mapping[str, Any]) -> str:
 
 def _fix(p: Printed, env: Mapping[str, Any]) -> str:
     where = p.where
-    if where.name.startswith("part") and where.name[4:].isdigit():
+    if PART_RE.match(where.name):
         return (
             f"show {{{where.name}}} with more figures or give the numbers it stands for, so its rounding "
             "cannot carry"

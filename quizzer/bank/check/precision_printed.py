@@ -112,6 +112,19 @@ def _parsed(text: str, unit: str) -> int | float | None:
     return parsed if is_number(parsed) else None
 
 
+def looks_exact(text: str, value: int | float) -> bool:
+    """Whether ``text`` prints ``value`` as a plain number, which reads as exact: no scale suffix or
+    prefix, no exponent ("110 tokens/s", not "108B", "15.6 GiB" or "1.29e21 FLOPs").
+
+    >>> looks_exact("110 tokens/s", 110), looks_exact("108B", 108e9), looks_exact("1.29e21 FLOPs", 1.29e21)
+    (True, False, False)
+    """
+    for start, end, values in number_spans(text):
+        if values and values[0] == abs(value):
+            return "e" not in text[start:end].lower() and len(values) == 1
+    return False
+
+
 def relative(value: int | float, true: int | float) -> float:
     """How far ``value`` is from ``true``, as a share of it (inf for a true value of 0).
 
@@ -121,4 +134,13 @@ def relative(value: int | float, true: int | float) -> float:
     return abs(value - true) / abs(true) if true else math.inf
 
 
-__all__ = ["Printed", "Shown", "is_number", "placeholders", "read_back", "relative", "rendered"]
+__all__ = [
+    "Printed",
+    "Shown",
+    "is_number",
+    "looks_exact",
+    "placeholders",
+    "read_back",
+    "relative",
+    "rendered",
+]
