@@ -24,6 +24,7 @@ import re
 from fractions import Fraction
 
 from quizzer.bank.check.literals_allowed import allowed
+from quizzer.bank.check.literals_names import after_name, named
 from quizzer.bank.expr.text import PLACEHOLDER_RE
 from quizzer.core.record import Record
 from quizzer.grading.vocabulary import FLOP, MAC, SI, WORD_SCALES, tables
@@ -52,11 +53,6 @@ COUNT_NOUNS = frozenset(
 ) | {"KV head", "KV heads"}
 #: Single letters that are variables of a formula, never units, when spaced after a number ("2 b s h").
 _FORMULA_LETTERS = frozenset("bdhm")
-#: Capitalised words that start a sentence rather than name a model.
-_NOT_NAMES = frozenset(
-    "A An The So At With For On In Each Every Its This That Then And But Here Both All One At At Of To "
-    "By From As Or If When Where Per Even Only Just About Over Under".split()
-)
 
 
 class Literal(Record):
@@ -140,27 +136,6 @@ def prepare(source: str) -> str:
     return text.replace("{{", "{").replace("}}", "}")
 
 
-def _prev_token(text: str, start: int) -> str:
-    before = text[:start].split()
-    return before[-1] if before else ""
-
-
-def _after_name(text: str, start: int) -> bool:
-    """Whether the number at ``start`` follows a name: "Llama 70B", "Llama 2 70B", "H100 80GB"."""
-    before = text[:start].split()
-    if before and re.fullmatch(r"[\d.]+", before[-1]):
-        before = before[:-1]
-    return bool(before) and _is_name_word(before[-1])
-
-
-def _is_name_word(token: str) -> bool:
-    """A model or chip name a size follows: "Llama", "GPT-3", "Qwen2.5", "H100", "2" after "Llama"."""
-    token = token.strip("(\"'")
-    if not token or token.endswith(("'s", "’s")) or token in _NOT_NAMES:
-        return False
-    return token[0].isupper() or (any(c.isdigit() for c in token) and any(c.isalpha() for c in token))
-
-
 def _operator_near(text: str, start: int, end: int) -> str | None:
     """The operator touching the span (spaces and brackets between), or None."""
     i = start - 1
@@ -216,7 +191,7 @@ def _classify(text: str, match: re.Match[str]) -> Literal | None:
     start = match.start()
     written = match.group(0)
     end = start + len(written)
-    if _named(text, start):
+    if named(text, start):
         return None
     value = value_of(written)
     glued = _GLUED_RE.match(text, end)
@@ -248,29 +223,18 @@ def _classify(text: str, match: re.Match[str]) -> Literal | None:
     return None
 
 
-def _named(text: str, start: int) -> bool:
-    """Whether the number at ``start`` is part of a name: glued to a letter (H100, fp8, Qwen2.5), after a
-    name and a slash (ViT-L/14), or hyphened to a word (GPT-2, Llama-3-8B; ``n-1`` is a subtraction)."""
-    left = text[start - 1] if start else ""
-    if left and (left.isalnum() or left in "_."):
-        return True
-    if left == "/":
-        return "-" in _prev_token(text, start).rsplit("/", 1)[0]
-    if left == "-" and start >= 2 and text[start - 2].isalnum():
-        word = _prev_token(text, start - 1).rsplit("-", 1)[-1].lstrip("([")
-        return not (len(word) == 1 and word.islower())
-    return False
-
-
 def _glued(text: str, start: int, written: str, value: Fraction, word: str) -> Literal | None:
     """The literal of a number with ``word`` glued to its right ("80GB", "70B", "2×", "6N"), or None (an
     ordinal, a name's rest, a model size after its name)."""
     if word in _ORDINALS or re.match(r"x\d", word):
         return None  # 3rd; 8x7B
-    kind = unit_kind(word) if word not in _FORMULA_LETTERS else None
+    glued_letter = len(word) == 1 and word.islower() and not _scale(word)  # 2s, 4d: a coefficient
+    kind = unit_kind(word) if not glued_letter else None
     if _scale(word) or kind is not None:
-        if _after_name(text, start):
+        if after_name(text, start):
             return None  # Llama 2 70B, H100 80GB
+        if _scale(word) and value == 1 and text[:start].rstrip().endswith(("per", "/")):
+            return None  # "per 1M tokens", "$/1M": a unit of pricing, not a size
         if _scale(word):
             return Literal(written + word, value, None, f"with the scale {word!r}", scaled=True)
         return Literal(written, value, word, f"with the unit {word!r}")
