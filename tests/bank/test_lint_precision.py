@@ -228,3 +228,19 @@ def test_a_rounded_value_the_derivation_never_shows_is_clean(tmp_path: Path) -> 
     body = RATE.format(style="", unit="").replace('expr = "rate * 2"', 'expr = "streamed"')
     body = body.replace("[template.answer]", 'streamed = { expr = "rate * 2" }\n[template.answer]')
     assert _findings(tmp_path, body)[1] == []
+
+
+def test_a_whole_number_answer_across_its_edge_asks_to_move_the_draw(tmp_path: Path) -> None:
+    """Part 1 is 1.2004 s, shown "1.2 s"; part 2 asks for the fewest 100 ms slices: ⌈12.004⌉ = 13, but
+    ⌈12.0⌉ = 12 from what was shown."""
+    body = CHAIN.replace("1.23456", "1.2004").format(
+        prompt="How many 100 ms slices cover the job?", expr="ceil(part1 / 0.1)"
+    )
+    body = body.replace(
+        'expr = "ceil(part1 / 0.1)", unit = "s"', 'expr = "ceil(part1 / 0.1)", unit = "count"'
+    )
+    path, problems = _findings(tmp_path, body)
+    (problem,) = problems
+    assert (problem.path, problem.field) == (path, "parts[0].answer.expr")
+    assert "part 2's answer from the numbers as printed is 12, " in problem.message
+    assert "rounded to a whole number and the printed figures land across the edge" in problem.message

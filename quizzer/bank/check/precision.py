@@ -98,7 +98,7 @@ class Precision(Lint):
         message = (
             f"seed {seed}: {subject} from the numbers as printed is {got}, {off} "
             f"from {part.display} (outside the band of {_band(part.tolerance)}): {listing}; "
-            f"{_fix(culprit, view.env_of(instance))}, or change the draw"
+            f"{_fix(culprit, view.env_of(instance), value, part.value)}"
         )
         self.report(spec, field, f"part{view.number}:{where.name}", message)
 
@@ -248,16 +248,22 @@ def _printing(p: Printed, env: Mapping[str, Any]) -> str:
     return f"{{{where.name}{style}}} prints {p.text} for {num(env[where.name])}"
 
 
-def _fix(p: Printed, env: Mapping[str, Any]) -> str:
+def _fix(p: Printed, env: Mapping[str, Any], value: int | float, true: int | float) -> str:
+    """What to do: keep the draw off a whole-number edge, or print the value with more figures."""
     where = p.where
+    if float(value).is_integer() and float(true).is_integer() and abs(value - true) == 1:
+        return (
+            "the answer is rounded to a whole number and the printed figures land across the edge: keep "
+            "the draw away from it (a constraint), or print the numbers it is rounded from with more figures"
+        )
     if PART_RE.match(where.name):
         return (
             f"show {{{where.name}}} with more figures or give the numbers it stands for, so its rounding "
-            "cannot carry"
+            "cannot carry, or change the draw"
         )
     if isinstance(env[where.name], int):
-        return f"print it exactly ({{{where.name}:count}})"
-    return f"print {{{where.name}}} with more figures"
+        return f"print it exactly ({{{where.name}:count}}), or change the draw"
+    return f"print {{{where.name}}} with more figures, or change the draw"
 
 
 def _percent(share: float) -> str:
