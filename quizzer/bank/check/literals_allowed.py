@@ -43,7 +43,7 @@ CONSTANTS: dict[Fraction, Constant] = {
         _c(3, "", "forward + backward = 3 forward passes; Q, K and V; a gated MLP's 3 matrices"),
         _c(4, f"{_FLOPS} {_BYTES} {_BITS}", "4 bytes per fp32 value; the backward pass's 4 FLOPs per weight"),
         _c(6, _FLOPS, "6 FLOPs per parameter per training token (forward 2, backward 4)"),
-        _c(8, _BITS, "8 bits per byte; the bits of an 8-bit dtype"),
+        _c(8, f"{_BITS} {_BYTES}", "8 bits per byte; an 8-bit dtype; Adam's two fp32 moments, 8 bytes"),
         _c(12, _BYTES, "Adam's fp32 master copy, m and v: 12 bytes per parameter"),
         _c(
             16, f"{_BYTES} {_BITS}", "16 bytes per parameter for mixed-precision Adam; 16 bits per bf16 value"
