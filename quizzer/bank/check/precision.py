@@ -6,6 +6,8 @@ part's answer as it was shown) is rendered as the renderer renders it and read b
 several places counts at its most precise printing. All of them are put into the part's names at once,
 the derived variables that depend on them and are not shown themselves are recomputed in order, then the
 answer; an answer outside the part's band is a finding, named at the placeholder that moves it most.
+A drawn or derived value printed rounded as a plain number ("110 tokens/s" for 110.2) whose true value
+the part's derivation shows is a finding too: the student meets a number the question never gave.
 """
 
 from __future__ import annotations
@@ -48,7 +50,10 @@ class Precision(Lint):
     """Each part's answer recomputed from the numbers as they are printed (``PartPrecision``)."""
 
     name = "precision"
-    finds = "an answer recomputed from the numbers as the prompt prints them that falls outside the band"
+    finds = (
+        "an answer recomputed from the numbers as the prompt prints them that falls outside the band, or a "
+        "number printed rounded as if exact that the derivation shows in full"
+    )
 
     def __init__(self, template: Template) -> None:
         super().__init__(template)
