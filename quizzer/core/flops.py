@@ -5,7 +5,7 @@ from __future__ import annotations
 from quizzer.core.checks import positive
 from quizzer.core.errors import SpecError
 from quizzer.core.spec import ModelSpec
-from quizzer.core.trace import Result, Trace, num
+from quizzer.core.trace import Result, Trace, num, tags
 from quizzer.core.units import Unit
 
 #: The convention every FLOP figure here uses.
@@ -36,6 +36,7 @@ def training_flops(n_params: int | float, n_tokens: int | float) -> Result:
         f"6 × {num(n_params)} × {num(n_tokens)}",
         6 * n_params * n_tokens,
         Unit.FLOPS,
+        tags(flops_per_mac=2, passes=3, params=n_params, tokens=n_tokens),
     )
     return t.done(value, Unit.FLOPS, FLOP_CONVENTION + "; attention over the context ignored")
 
@@ -55,6 +56,7 @@ def recompute_training_flops(n_params: int | float, n_tokens: int | float) -> Re
         f"8 × {num(n_params)} × {num(n_tokens)}",
         8 * n_params * n_tokens,
         Unit.FLOPS,
+        tags(flops_per_mac=2, passes=4, params=n_params, tokens=n_tokens),
     )
     return t.done(value, Unit.FLOPS, FLOP_CONVENTION + "; full activation recomputation")
 
@@ -74,6 +76,7 @@ def inference_flops(n_params: int | float, n_tokens: int | float) -> Result:
         f"2 × {num(n_params)} × {num(n_tokens)}",
         2 * n_params * n_tokens,
         Unit.FLOPS,
+        tags(flops_per_mac=2, params=n_params, tokens=n_tokens),
     )
     return t.done(value, Unit.FLOPS, FLOP_CONVENTION + "; attention over the context ignored")
 
@@ -201,7 +204,10 @@ def forward_flops_per_token(spec: ModelSpec, context: int = 0) -> Result:
         raise SpecError(f"context ({context!r}) must be a non-negative integer")
     t = Trace()
     params = t.use(matmul_params_per_token(spec))
-    matmul = t.step("Weight matmuls", "2 × matmul parameters", f"2 × {num(params)}", 2 * params, Unit.FLOPS)
+    factors = tags(flops_per_mac=2, params=params)
+    matmul = t.step(
+        "Weight matmuls", "2 × matmul parameters", f"2 × {num(params)}", 2 * params, Unit.FLOPS, factors
+    )
     if not context:
         return t.done(matmul, Unit.FLOPS, FLOP_CONVENTION + "; attention over the context not included")
     if spec.v_head_dim == spec.head_dim:

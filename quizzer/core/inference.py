@@ -41,6 +41,7 @@ def decode_step_time(
     kv = positive("kv_cache_bytes", kv_cache_bytes, allow_zero=True)
     t = Trace()
     read = t.use(weights_bytes(n_params, dtype))
+    factors = () if kv else t.steps[-1].factors  # the weights alone: the time is proportional to theirs
     if kv:
         read = t.step(
             "Bytes read per step",
@@ -53,9 +54,8 @@ def decode_step_time(
         "Aggregate HBM bandwidth", "n_gpus × bandwidth", f"{gpus} × {num(bw)}", gpus * bw, Unit.BYTES_PER_S
     )
     shown = f"{num(read)} / {num(aggregate)}"
-    value = t.step(
-        "Memory-bound step time", "bytes read / aggregate bandwidth", shown, read / aggregate, Unit.SECONDS
-    )
+    label = "Memory-bound step time"
+    value = t.step(label, "bytes read / aggregate bandwidth", shown, read / aggregate, Unit.SECONDS, factors)
     return t.done(value, Unit.SECONDS, "memory-bound " + _ROOFLINE + "; compute and communication ignored")
 
 
@@ -78,9 +78,9 @@ def compute_step_time(n_params: int, batch: int, n_gpus: int, peak_flops: float)
     peak = positive("peak_flops", peak_flops)
     t = Trace()
     flops = t.use(inference_flops(n, b))
-    shown = f"{num(flops)} / ({gpus} × {num(peak)})"
+    shown, label = f"{num(flops)} / ({gpus} × {num(peak)})", "Compute-bound step time"
     value = t.step(
-        "Compute-bound step time", "FLOPs / (n_gpus × peak)", shown, flops / (gpus * peak), Unit.SECONDS
+        label, "FLOPs / (n_gpus × peak)", shown, flops / (gpus * peak), Unit.SECONDS, t.steps[-1].factors
     )
     return t.done(value, Unit.SECONDS, "compute-bound " + _ROOFLINE + "; FLOP = 2 per multiply-add")
 
@@ -158,11 +158,11 @@ def prefill_time(n_params: int, n_tokens: int, n_gpus: int, peak_flops: float, m
     peak = positive("peak_flops", peak_flops)
     fraction("mfu", mfu)
     t = Trace()
-    flops = t.use(inference_flops(n, tokens))
+    flops, factors = t.use(inference_flops(n, tokens)), t.steps[-1].factors
     shown = f"{gpus} × {num(peak)} × {num(mfu)}"
     achieved = t.step("Achieved throughput", "n_gpus × peak × MFU", shown, gpus * peak * mfu, Unit.FLOP_PER_S)
     shown = f"{num(flops)} / {num(achieved)}"
-    value = t.step("Prefill time", "FLOPs / achieved FLOP/s", shown, flops / achieved, Unit.SECONDS)
+    value = t.step("Prefill time", "FLOPs / achieved FLOP/s", shown, flops / achieved, Unit.SECONDS, factors)
     return t.done(value, Unit.SECONDS, f"compute-bound at MFU {num(mfu)}; attention FLOPs ignored")
 
 

@@ -9,7 +9,8 @@ Window convention: a layer with a window of W tokens attends to the last W token
 from __future__ import annotations
 
 from quizzer.core.checks import count, counts, one_of
-from quizzer.core.trace import Result, Trace, num
+from quizzer.core.memory import dtype_factor
+from quizzer.core.trace import Result, Trace, num, tags
 from quizzer.core.units import Unit, dtype_bytes_text, elements_bytes
 
 B = Unit.BYTES
@@ -85,8 +86,14 @@ def windowed_kv_cache_bytes(
     )
     cap = window_cap(w, convention)
     t = Trace()
+    pair = tags(kv=2, kv_heads=k, head_dim=hd)
     per_layer = t.step(
-        "K and V per token per layer", "2 × n_kv_heads × head_dim", f"2 × {k} × {hd}", 2 * k * hd, Unit.COUNT
+        "K and V per token per layer",
+        "2 × n_kv_heads × head_dim",
+        f"2 × {k} × {hd}",
+        2 * k * hd,
+        Unit.COUNT,
+        pair,
     )
     tokens = t.step(
         "Cached token-layers",
@@ -96,8 +103,14 @@ def windowed_kv_cache_bytes(
         Unit.COUNT,
     )
     shown = f"{num(per_layer)} × {num(tokens)} × {num(b)} × {dtype_bytes_text(dtype)}"
+    factors = (*pair, *tags(batch=b), dtype_factor(dtype))  # the token-layers are a sum: no layers factor
     value = t.step(
-        "KV cache", "elements × batch × bytes(dtype)", shown, elements_bytes(per_layer * tokens * b, dtype), B
+        "KV cache",
+        "elements × batch × bytes(dtype)",
+        shown,
+        elements_bytes(per_layer * tokens * b, dtype),
+        B,
+        factors,
     )
     return t.done(value, B, f"{dtype} cache; {READINGS[convention]}")
 
@@ -120,6 +133,7 @@ def mla_kv_bytes_per_token(
         shown,
         elements_bytes(layers * (r + rope), dtype),
         B,
+        (*tags(layers=layers), dtype_factor(dtype)),  # one latent for K and V: no ×2
     )
     return t.done(value, B, f"{dtype} cache; MLA-aware runtime (vLLM, SGLang): the latent, not K and V")
 
@@ -153,5 +167,6 @@ def mla_decompressed_kv_bytes_per_token(
         shown,
         elements_bytes(layers * h * (nope + rope + v), dtype),
         B,
+        (*tags(layers=layers, heads=h), dtype_factor(dtype)),  # K and V differ in width: no ×2 factor
     )
     return t.done(value, B, f"{dtype} cache; K and V per head, as transformers caches MLA")

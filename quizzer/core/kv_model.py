@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 
 from quizzer.core.checks import counts, one_of
 from quizzer.core.kv import MLA_CACHES, READINGS, WINDOW_CONVENTIONS, window_cap
+from quizzer.core.memory import dtype_factor
 from quizzer.core.record import Record
-from quizzer.core.trace import Result, Trace, num
+from quizzer.core.trace import Factor, Result, Trace, num, tags
 from quizzer.core.units import Unit, dtype_bytes_text, elements_bytes
 
 if TYPE_CHECKING:
@@ -68,6 +69,17 @@ def kv_kinds(spec: ModelSpec, mla_cache: str = "latent") -> tuple[KVKind, ...]:
     )
 
 
+def _per_token_factors(spec: ModelSpec, mla_cache: str) -> tuple[Factor, ...]:
+    """The named factors of a layer's elements per token: 2 (K and V) × KV heads × head_dim (the query heads
+    are what a slip puts for the KV heads); the KV heads alone when keys and values differ in width; none for
+    MLA's latent."""
+    if spec.is_mla and mla_cache == "latent":
+        return ()
+    if spec.head_dim != spec.v_head_dim:
+        return tags(kv_heads=(spec.n_kv_heads, spec.n_heads))
+    return tags(kv=2, kv_heads=(spec.n_kv_heads, spec.n_heads), head_dim=spec.head_dim)
+
+
 def _describe(kinds: tuple[KVKind, ...]) -> str:
     return " + ".join(f"{k.n_layers} {k.kind}" for k in kinds)
 
@@ -85,12 +97,14 @@ def model_kv_bytes_per_token(spec: ModelSpec, dtype: str = "bf16", mla_cache: st
     elements = sum(k.n_layers * k.elements_per_token_per_layer for k in kinds)
     per = kinds[0].elements_per_token_per_layer
     shown = f"{spec.n_layers} × {num(per)} × {dtype_bytes_text(dtype)}"
+    factors = (*tags(layers=spec.n_layers), *_per_token_factors(spec, mla_cache), dtype_factor(dtype))
     value = t.step(
         "KV cache per token, every layer (context within every window)",
         "layers × elements per token per layer × bytes(dtype)",
         shown,
         elements_bytes(elements, dtype),
         B,
+        factors,
     )
     return t.done(value, B, _convention(spec, dtype, mla_cache))
 
@@ -104,12 +118,14 @@ def model_kv_growth_bytes_per_token(
     n = sum(k.n_layers for k in kinds)
     per = kinds[0].elements_per_token_per_layer if kinds else 0
     shown = f"{n} × {num(per)} × {dtype_bytes_text(dtype)}"
+    factors = (*tags(layers=n), *_per_token_factors(spec, mla_cache), dtype_factor(dtype)) if n else ()
     value = t.step(
         "KV growth per token beyond every window (full layers only)",
         "full layers × elements per token per layer × bytes(dtype)",
         shown,
         elements_bytes(n * per, dtype),
         B,
+        factors,
     )
     return t.done(value, B, _convention(spec, dtype, mla_cache))
 
@@ -128,12 +144,14 @@ def model_kv_window_cap_bytes(
         for k in kinds
     ]
     shown = " + ".join(terms) or "0"
+    factors = (*_per_token_factors(spec, mla_cache), dtype_factor(dtype)) if kinds else ()
     value = t.step(
         "Cap of the windowed layers",
         "Σ layers × cap × elements per token per layer × bytes(dtype)",
         f"({shown}) × {dtype_bytes_text(dtype)}",
         elements_bytes(elements, dtype),
         B,
+        factors,
     )
     return t.done(value, B, f"{_convention(spec, dtype, mla_cache)}; {READINGS[convention]}")
 
@@ -177,12 +195,20 @@ def model_kv_cache_bytes(
     shown = (
         f"({' + '.join(num(n) for n in token_layers)}) × {num(per)} × {num(b)} × {dtype_bytes_text(dtype)}"
     )
+    # One kind of layer: layers × tokens; several: a sum of them, which names neither.
+    whole = (
+        tags(layers=kinds[0].n_layers, tokens=kinds[0].tokens_cached(s, convention))
+        if len(kinds) == 1
+        else ()
+    )
+    factors = (*whole, *_per_token_factors(spec, mla_cache), *tags(batch=b), dtype_factor(dtype))
     value = t.step(
         f"KV cache at {num(s)} tokens ({_describe(kinds)} layers)",
         "token-layers × elements per token per layer × batch × bytes(dtype)",
         shown,
         elements_bytes(elements * b, dtype),
         B,
+        factors,
     )
     return t.done(value, B, f"{_convention(spec, dtype, mla_cache)}; {READINGS[convention]}")
 

@@ -7,8 +7,26 @@ import math
 from quizzer.core.checks import count, counts
 from quizzer.core.errors import SpecError, UnknownNameError
 from quizzer.core.record import Record
-from quizzer.core.trace import Result, Trace, num
-from quizzer.core.units import Unit, dtype_bytes_text, elements_bytes, unknown_name_message
+from quizzer.core.trace import Factor, Result, Trace, num, tags
+from quizzer.core.units import (
+    Unit,
+    dtype_bits_ratio,
+    dtype_bytes_text,
+    elements_bytes,
+    unknown_name_message,
+)
+
+
+def dtype_factor(dtype: str) -> Factor:
+    """The ``bytes_per_value`` factor of a step that stores values of ``dtype``: its bytes per value (an int
+    when whole, else a float), labelled with the dtype.
+
+    >>> [(f.value, f.label) for f in (dtype_factor("bf16"), dtype_factor("int4"), dtype_factor("mxfp4"))]
+    [(2, 'bf16'), (0.5, 'int4'), (0.53125, 'mxfp4')]
+    """
+    numerator, denominator = dtype_bits_ratio(dtype)
+    whole, rest = divmod(numerator, 8 * denominator)
+    return Factor("bytes_per_value", numerator / (8 * denominator) if rest else whole, None, dtype)
 
 
 def weights_bytes(n_params: int, dtype: str) -> Result:
@@ -27,7 +45,10 @@ def weights_bytes(n_params: int, dtype: str) -> Result:
     n = count("n_params", n_params)
     t = Trace()
     shown = f"{num(n)} × {dtype_bytes_text(dtype)}"
-    value = t.step(f"Weights in {dtype}", "N × bytes(dtype)", shown, elements_bytes(n, dtype), Unit.BYTES)
+    factors = (*tags(params=n), dtype_factor(dtype))
+    value = t.step(
+        f"Weights in {dtype}", "N × bytes(dtype)", shown, elements_bytes(n, dtype), Unit.BYTES, factors
+    )
     return t.done(value, Unit.BYTES, "sub-byte dtypes packed (int4: 2 per byte), rounded up to whole bytes")
 
 
@@ -166,8 +187,10 @@ def kv_cache_bytes_per_token(n_layers: int, n_kv_heads: int, head_dim: int, dtyp
     formula = "2 (K and V) × L × n_kv_heads × head_dim × bytes(dtype)"
     substituted = f"2 × {layers} × {k} × {hd} × {dtype_bytes_text(dtype)}"
     product = elements_bytes(2 * layers * k * hd, dtype)
+    factors = (*tags(kv=2, layers=layers, kv_heads=k, head_dim=hd), dtype_factor(dtype))
     t = Trace()
-    value = t.step("KV cache per token (K and V, every layer)", formula, substituted, product, Unit.BYTES)
+    label = "KV cache per token (K and V, every layer)"
+    value = t.step(label, formula, substituted, product, Unit.BYTES, factors)
     return t.done(value, Unit.BYTES, f"{dtype} cache; n_kv_heads, not query heads")
 
 
@@ -191,7 +214,10 @@ def kv_cache_bytes(
     t = Trace()
     per_token = t.use(kv_cache_bytes_per_token(n_layers, n_kv_heads, head_dim, dtype))
     shown, formula = f"{num(per_token)} × {num(s)} × {num(b)}", "per token × seq_len × batch"
-    value = t.step("KV cache, all tokens and sequences", formula, shown, per_token * s * b, Unit.BYTES)
+    factors = (*t.steps[-1].factors, *tags(tokens=s, batch=b))
+    value = t.step(
+        "KV cache, all tokens and sequences", formula, shown, per_token * s * b, Unit.BYTES, factors
+    )
     return t.done(value, Unit.BYTES, f"{dtype} cache; n_kv_heads, not query heads")
 
 
@@ -218,5 +244,9 @@ def inference_memory_bytes(n_params: int, dtype: str, overhead: float = 1.2) -> 
     t = Trace()
     weights = t.use(weights_bytes(n_params, dtype))
     product, substituted = math.ceil(Fraction(repr(overhead)) * weights), f"{num(overhead)} × {num(weights)}"
-    value = t.step("Inference memory (rule of thumb)", "overhead × weights", substituted, product, Unit.BYTES)
+    label, factors = (
+        "Inference memory (rule of thumb)",
+        t.steps[-1].factors,
+    )  # rounded up: proportional to them
+    value = t.step(label, "overhead × weights", substituted, product, Unit.BYTES, factors)
     return t.done(value, Unit.BYTES, f"TM101 rule of thumb ×{num(overhead)}, rounded up to whole bytes")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from quizzer.core.checks import counts
 from quizzer.core.errors import SpecError
-from quizzer.core.trace import Result, Trace, num
+from quizzer.core.trace import Result, Trace, num, tags
 from quizzer.core.units import Unit
 
 P = Unit.PARAMS
@@ -131,13 +131,16 @@ def attention_params(
         f"{num(d_model)} × {num(n_heads)} × {num(head_dim)}",
         d_model * q_width,
         P,
+        tags(d_model=d_model, heads=n_heads, head_dim=head_dim),
     )
+    kv_factors = tags(d_model=d_model, kv_heads=(n_kv_heads, n_heads), head_dim=head_dim)
     k = t.step(
         "Key projection W_k",
         "d_model × n_kv_heads × head_dim",
         f"{num(d_model)} × {num(n_kv_heads)} × {num(head_dim)}",
         d_model * kv_width,
         P,
+        kv_factors,
     )
     v = t.step(
         "Value projection W_v",
@@ -145,6 +148,7 @@ def attention_params(
         f"{num(d_model)} × {num(n_kv_heads)} × {num(head_dim)}",
         d_model * kv_width,
         P,
+        kv_factors,
     )
     o = t.step(
         "Output projection W_o",

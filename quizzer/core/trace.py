@@ -11,6 +11,57 @@ if TYPE_CHECKING:
 
 Number = int | float
 
+#: The roles a step's factors may have, and what each is. A grader builds its classic slips from them
+#: (``quizzer.grading.slip_families``): the ×2 for K and V forgotten, one layer for all, the query heads for
+#: the KV heads, a neighbouring dtype's bytes, MACs for FLOPs.
+ROLES: dict[str, str] = {
+    "kv": "K and V: one key and one value per head (2)",
+    "layers": "layers",
+    "heads": "query heads",
+    "kv_heads": "key/value heads",
+    "head_dim": "the width of a head",
+    "d_model": "the residual width",
+    "bytes_per_value": "bytes per stored value (the dtype's size)",
+    "tokens": "tokens",
+    "batch": "sequences in the batch",
+    "params": "parameters",
+    "flops_per_mac": "FLOPs per multiply-add (2)",
+    "passes": "forward-pass costs per token (training: 1 forward + 2 backward = 3)",
+}
+
+
+class Factor(Record):
+    """One named factor of a step's value: the value is proportional to it (value = the named factors × the
+    rest; a product of whole bytes is rounded up once, as the step rounds it).
+
+    Attributes:
+        role: what the factor is, a key of ``ROLES`` ("kv_heads").
+        value: its value in this step (8).
+        instead: the value a classic slip puts in its place, where the calculator knows it (the query heads,
+            32, for ``kv_heads``); None otherwise.
+        label: its name here when the role alone does not say it: the dtype of ``bytes_per_value`` ("bf16").
+    """
+
+    role: str
+    value: Number
+    instead: Number | None = None
+    label: str = ""
+
+
+def tags(**values: Number | tuple[Number, Number]) -> tuple[Factor, ...]:
+    """The factors of a step, by role, in the order given (a role of ``ROLES``, else a ValueError); a pair
+    gives a factor and what a classic slip puts in its place (``kv_heads=(8, 32)``: the query heads).
+
+    >>> [(f.role, f.value, f.instead) for f in tags(kv=2, kv_heads=(8, 32))]
+    [('kv', 2, None), ('kv_heads', 8, 32)]
+    """
+    out = []
+    for role, value in values.items():
+        if role not in ROLES:
+            raise ValueError(f"{role!r} is not a factor role; the roles: {', '.join(ROLES)}")
+        out.append(Factor(role, *value, "") if isinstance(value, tuple) else Factor(role, value, None, ""))
+    return tuple(out)
+
 
 class Step(Record):
     """One line of a worked derivation.
@@ -21,6 +72,11 @@ class Step(Record):
         substituted: the formula with the numbers put in ("32,000 × 512").
         value: the result of the step.
         unit: the unit of ``value`` (see ``quizzer.core.units.Unit``).
+        factors: the named factors ``value`` is proportional to (``Factor``), set by the calculators whose
+            step is a product of them: the KV cache's 2 × layers × KV heads × head_dim × bytes, weights'
+            N × bytes, FLOPs' 2 per multiply-add. A step's factors include those of an earlier step it
+            multiplies (the KV cache of a batch carries the per-token cache's), so a calculator's last step
+            names every factor its result is proportional to. () for a step that is no such product.
     """
 
     label: str
@@ -28,6 +84,15 @@ class Step(Record):
     substituted: str
     value: Number
     unit: str
+    factors: tuple[Factor, ...] = ()
+
+    def factor(self, role: str) -> Factor | None:
+        """The factor of ``role``, if the step has one.
+
+        >>> Step("KV", "2 × L", "2 × 32", 64, "count", tags(kv=2, layers=32)).factor("layers").value
+        32
+        """
+        return next((f for f in self.factors if f.role == role), None)
 
 
 class Result(Record):
@@ -46,6 +111,11 @@ class Result(Record):
 
     def __float__(self) -> float:
         return float(self.value)
+
+    @property
+    def factors(self) -> tuple[Factor, ...]:
+        """The named factors the value is proportional to: its last step's (``Step.factors``)."""
+        return self.steps[-1].factors if self.steps else ()
 
 
 def exact(value: Fraction | int | float) -> Number:
@@ -93,17 +163,48 @@ class Trace:
 
     # An int step stays an int (parameter counts are exact), a float one a float: the overloads say so.
     @overload
-    def step(self, label: str, formula: str, substituted: str, value: int, unit: str) -> int: ...
-    @overload
-    def step(self, label: str, formula: str, substituted: str, value: float, unit: str) -> float: ...
+    def step(
+        self,
+        label: str,
+        formula: str,
+        substituted: str,
+        value: int,
+        unit: str,
+        factors: tuple[Factor, ...] = (),
+    ) -> int: ...
     @overload
     def step(
-        self, label: str, formula: str, substituted: str, value: Number | Fraction, unit: str
+        self,
+        label: str,
+        formula: str,
+        substituted: str,
+        value: float,
+        unit: str,
+        factors: tuple[Factor, ...] = (),
+    ) -> float: ...
+    @overload
+    def step(
+        self,
+        label: str,
+        formula: str,
+        substituted: str,
+        value: Number | Fraction,
+        unit: str,
+        factors: tuple[Factor, ...] = (),
     ) -> Number: ...
-    def step(self, label: str, formula: str, substituted: str, value: Number | Fraction, unit: str) -> Number:
-        """Record a step and return its value (Fractions that are whole become ``int``)."""
+    def step(
+        self,
+        label: str,
+        formula: str,
+        substituted: str,
+        value: Number | Fraction,
+        unit: str,
+        factors: tuple[Factor, ...] = (),
+    ) -> Number:
+        """Record a step and return its value (Fractions that are whole become ``int``); ``factors`` names
+        the factors the value is proportional to (``tags``)."""
         value = exact(value)
-        self._steps.append(Step(label, formula, substituted, value, unit))
+        self._steps.append(Step(label, formula, substituted, value, unit, factors))
         return value
 
     @property

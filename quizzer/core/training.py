@@ -122,6 +122,7 @@ def gpu_hours(n_params: int | float, n_tokens: int | float, peak_flops: float, m
         f"{num(compute)} / ({num(per_gpu)} × 3,600)",
         compute / (per_gpu * SECONDS_PER_HOUR),
         Unit.GPU_HOURS,
+        t.steps[0].factors,  # proportional to the compute's factors
     )
     return t.done(hours, Unit.GPU_HOURS, MFU_CONVENTION)
 

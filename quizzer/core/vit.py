@@ -5,7 +5,7 @@ from __future__ import annotations
 from quizzer.core.checks import count
 from quizzer.core.errors import SpecError
 from quizzer.core.flops import FLOP_CONVENTION
-from quizzer.core.trace import Result, Trace, num
+from quizzer.core.trace import Result, Trace, num, tags
 from quizzer.core.units import Unit
 
 #: What the parameter count includes.
@@ -277,5 +277,7 @@ def vit_forward_flops(
     """
     t = Trace()
     macs = t.use(vit_forward_macs(image_size, patch_size, d_model, n_layers, d_ff, n_classes, channels))
-    flops = t.step("Forward FLOPs", "2 × MACs", f"2 × {num(macs)}", 2 * macs, Unit.FLOPS)
+    flops = t.step(
+        "Forward FLOPs", "2 × MACs", f"2 × {num(macs)}", 2 * macs, Unit.FLOPS, tags(flops_per_mac=2)
+    )
     return t.done(flops, Unit.FLOPS, FLOP_CONVENTION + "; " + MACS_CONVENTION)
