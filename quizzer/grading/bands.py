@@ -61,12 +61,15 @@ class Mistake(Record):
         value: the value the slip gives, in the answer's base unit.
         feedback: what to tell the student (a full sentence).
         title: a short name for people ("Untied head left out"); empty means one made from ``name``.
+        family: the slip family it belongs to (``quizzer.grading.slip_families.FAMILIES``): "own" for a
+            template's mistake unless it names one ("kv-pair" for a written "×2 for K and V forgotten").
     """
 
     name: str
     value: Number
     feedback: str
     title: str = ""
+    family: str = "own"
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from quizzer.core.checks import count
 from quizzer.core.errors import SpecError
 from quizzer.core.record import Record
+from quizzer.core.trace import Factor
 
 
 class GradeContext(Record):
@@ -18,6 +19,9 @@ class GradeContext(Record):
         layers: the layers the per-layer step is multiplied by in this instance; None or 1: no layer slip.
         layers_label: how to name them ("the 3 layers one GPU holds"); None: "the {layers} layers".
         per_layer_question: the question asks for one layer (the slip is then the whole stack).
+        factors: the named factors the answer is proportional to (its derivation's last step's
+            ``Step.factors``): the ×2 for K and V, the KV heads, the layers, a dtype's bytes, 2 FLOPs per MAC
+            each make their slip (``quizzer.grading.slip_families``); (): none.
     """
 
     display_unit: str | None = None
@@ -25,6 +29,7 @@ class GradeContext(Record):
     layers: int | None = None
     layers_label: str | None = None
     per_layer_question: bool = False
+    factors: tuple[Factor, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("display_unit", "dtype", "layers_label"):
@@ -34,6 +39,8 @@ class GradeContext(Record):
             count("layers", self.layers)
         if not isinstance(self.per_layer_question, bool):
             raise SpecError(f"per_layer_question ({self.per_layer_question!r}) must be True or False")
+        if not isinstance(self.factors, tuple) or not all(isinstance(f, Factor) for f in self.factors):
+            raise SpecError(f"factors ({self.factors!r}) must be a tuple of Factor")
 
 
 #: Bits per stored value: block formats count their shared scales (mxfp4: 4 + 8/32, nvfp4: 4 + 8/16).

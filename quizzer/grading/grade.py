@@ -30,7 +30,7 @@ import math
 from typing import TYPE_CHECKING
 
 from quizzer.core.record import Record
-from quizzer.core.trace import Number, num
+from quizzer.core.trace import Number
 from quizzer.grading.bands import (
     SLACK,
     Mistake,
@@ -45,8 +45,11 @@ from quizzer.grading.bands import (
 from quizzer.grading.context import GradeContext
 from quizzer.grading.display import format_in, unit_factor
 from quizzer.grading.figures import figures_needed, needed_figures, right_to, round_figures
-from quizzer.grading.parse import Parsed, ParseError, format_plain, parse_answer
-from quizzer.grading.slips import Slip, builtin_mistakes, slips
+from quizzer.grading.parse import Parsed, ParseError, parse_answer
+from quizzer.grading.slip_families import Slip
+from quizzer.grading.slips import builtin_mistakes, slips
+from quizzer.grading.wording import imprecise, off
+from quizzer.grading.wording import summary as written
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -74,6 +77,8 @@ class Verdict(Record):
         needed_figures: the figures this question needs (``needed_figures`` over the template's and the
             built-in mistakes), counted in the unit the answer was typed in; worked out for an answer outside
             the band (imprecise, close, wrong), None otherwise and for a factor tolerance.
+        mistake_family: the matched mistake's slip family ("kv-pair", "gb-gib", ...; "own" for a template's
+            mistake that names none: ``quizzer.grading.slip_families.FAMILIES``), if any.
     """
 
     kind: str
@@ -88,26 +93,13 @@ class Verdict(Record):
     mistake_title: str | None = None
     figures: int | None = None
     needed_figures: int | None = None
+    mistake_family: str | None = None
 
 
 def _is_exact(value: Number, expected: Number) -> bool:
     if isinstance(expected, int):  # an exact count: only the same number is exact
         return value == expected
     return abs(value - expected) <= SLACK * abs(expected)
-
-
-def _off(value: Number, expected: Number) -> str:
-    if expected == 0:
-        return "expected 0"
-    ratio = value / expected
-    if (value and ratio == 0) or not math.isfinite(ratio):  # the quotient under- or overflowed a float
-        return f"about 10^{round(math.log10(abs(value)) - math.log10(abs(expected)))}× the expected value"
-    if not 0.5 <= ratio <= 2:
-        return f"{num(float(f'{ratio:.3g}'))}× the expected value"
-    percent = abs(value - expected) / abs(expected) * 100
-    if percent < 1e-4:
-        return "< 0.0001% off"
-    return f"{percent:.0f}% off" if percent >= 10 else f"{percent:.2g}% off"
 
 
 _NO_CONTEXT = GradeContext()
@@ -125,50 +117,6 @@ def _context(context: GradeContext | None, default_unit: str | None, n_layers: i
         changes = {"display_unit": default_unit, "layers": n_layers}
         return context.replace(**{k: v for k, v in changes.items() if v is not None})
     return context
-
-
-def _band(tolerance: Tolerance, unit: str, display_unit: str | None) -> str:
-    if tolerance.kind == "abs":
-        return f"the band is ±{format_in(tolerance.value, unit, display_unit)}"
-    if tolerance.value == 0:
-        return "it asks for the exact value"
-    band = f"the band is ±{num(float(f'{tolerance.value * 100:.3g}'))}%"
-    return f"{band} of the value" if display_unit == "%" else band  # not ± percentage points
-
-
-def _imprecise(
-    given: Parsed,
-    expected: Number,
-    needed: int,
-    named: Mistake | Slip | None,
-    tolerance: Tolerance,
-    display: str | None,
-) -> str:
-    """ "1.3B is right to 2 significant figures; this question needs 4 (1.316B) to tell it from ..." """
-    figures = given.figures or 1
-    plural = "figure" if figures == 1 else "figures"
-    head = f"{given.written(given.value, figures)} is right to {figures} significant {plural}"
-    head += f"; this question needs {needed} ({given.written(expected, needed)})"
-    if named is not None:
-        return f"{head} to tell it from “{named.label}”."
-    return f"{head}: {_band(tolerance, given.unit, display)}."
-
-
-def _summary(given: Parsed, expected: Number, display: str | None, figures: int) -> str:
-    """ "read as ...; expected ..." in the display unit (the base unit without one)."""
-    if display is None:
-        return f"read as {given.reading}; expected {format_plain(expected, given.unit)}"
-    unit, reading = given.unit, given.reading
-    notes = reading[reading.rindex(" (") :] if reading.endswith(")") and " (" in reading else ""
-    if given.figures is not None:
-        read = given.written(given.value, given.figures)
-        in_display = given.bare or given.typed_unit == display or given.factor == unit_factor(unit, display)
-        if not in_display:
-            read += f" = {format_in(given.value, unit, display, max(4, given.figures))}"
-    else:
-        typed = reading[: len(reading) - len(notes)].partition(" = ")[0]
-        read = f"{typed} = {format_in(given.value, unit, display)}"
-    return f"read as {read}{notes}; expected {format_in(expected, unit, display, figures)}"
 
 
 def grade(
@@ -230,9 +178,10 @@ def grade(
     shown = needed or 0
     if display is not None and needed is None and tolerance.kind != "factor":
         shown = needed_figures(expected, tolerance, mistakes, per_unit=unit_factor(unit, display)) or 0
-    summary = _summary(given, expected, display, max(shown, 4))
+    summary = written(given, expected, display, max(shown, 4))
     if kind != "exact":
-        summary += f" ({_off(value, expected)})"
+        outside = tolerance.value if tolerance.kind == "rel" and kind not in ("correct", "exact") else None
+        summary += f" ({off(value, expected, outside)})"
     message = f"{summary}: {kind}" + (f"; {feedback}" if feedback else "")
     return Verdict(
         kind,
@@ -247,6 +196,7 @@ def grade(
         found.label if found else None,
         figures,
         needed,
+        found.family if found else None,
     )
 
 
@@ -276,12 +226,17 @@ def _diagnose(
     typed, short of those the question needs, is "imprecise" (and matches no mistake), unless it is one of
     the template's mistakes typed in full (0.5 for an exponent of 0.4565 that a mistake lists as 0.5): a
     listed mistake wins over a rounding. A mistake the typed figures only round to (1.3B for 1.2995B) stays
-    ambiguous: imprecise, naming it."""
+    ambiguous: imprecise, naming it. A bare number that is the answer without its scale word, to the figures
+    typed (1.19 for 1,188,721,600 params), is that slip whatever the band."""
     value, figures, display = given.value, given.figures, context.display_unit
     builtin = slips(expected, given.unit, context, tolerance=tolerance, typed_unit=given.typed_unit)
     found = match_mistake(value, expected, tolerance, mistakes) or match_mistake(
         value, expected, tolerance, builtin
     )
+    if found is None and given.bare and figures is not None and figures >= 2:  # 1.19 for 1.189B: its figures
+        found = next(
+            (m for m in builtin if m.family == "scale-word" and right_to(value, m.value, figures)), None
+        )
     if tolerance.kind == "factor":
         return kind, found, None, None
     per_unit = given.factor if figures is not None else unit_factor(unit, display) if display else 1
@@ -293,7 +248,7 @@ def _diagnose(
         return kind, found, None, needed
     if found is not None and found in mistakes and _typed_exactly(found.value, value, figures, given.factor):
         return kind, found, None, needed  # the template lists this very value: its mistake, not a rounding
-    feedback = _imprecise(given, expected, needed, found or blocker, tolerance, display)
+    feedback = imprecise(given, expected, needed, found or blocker, tolerance, display)
     return "imprecise", None, feedback, needed
 
 

@@ -1,4 +1,4 @@
-"""Built-in mistakes made to fit an instance: sibling units, dtype neighbours, layers, MACs, 1000×."""
+"""Built-in mistakes made to fit an instance: sibling units, its factors, dtypes, layers, MACs, 1000×."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from quizzer.core.errors import QuizzerError
 from quizzer.core.record import Record
 from quizzer.core.trace import Number
 from quizzer.grading.bands import SLACK, Mistake, Tolerance, is_within
-from quizzer.grading.context import DTYPE_ALIASES, DTYPE_BITS, DTYPE_NEIGHBOURS, GradeContext
+from quizzer.grading.context import GradeContext
 from quizzer.grading.display import join, number_text, unit_factor
+from quizzer.grading.slip_families import Slip, context_layers, dtype_slips, factor_slips, scale_slips
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -26,25 +27,6 @@ _PREFIXES = {
     "FLOPs": "GFLOPs, TFLOPs, PFLOPs", "FLOP/s": "GFLOP/s, TFLOP/s, PFLOP/s", "USD": "$k, $M, $B",
     "bits": "kb, Mb, Gb",
 }  # fmt: skip
-_LEADS = {2: "Twice the answer", 0.5: "Half the answer", 4: "Four times the answer", 0.25: "A quarter of it"}
-
-
-def _per_value(dtype: str) -> str:
-    bits = DTYPE_BITS[dtype]
-    if bits % 8:
-        return f"{bits:g} bits per value"
-    return "1 byte per value" if bits == 8 else f"{int(bits) // 8} bytes per value"
-
-
-def _dtype_slips(expected: Number, dtype: str) -> Iterator[Slip]:
-    """The dtype's neighbours: the answer's bytes at another dtype's size (bf16 for fp8: twice the answer)."""
-    own = DTYPE_ALIASES.get(dtype.lower(), dtype.lower())
-    for other in DTYPE_NEIGHBOURS.get(own, ()):
-        ratio = DTYPE_BITS[other] / DTYPE_BITS[own]
-        lead = _LEADS.get(ratio) or f"About {ratio:.3g} times the answer"
-        that = f"{lead}: that is {_per_value(other)} ({other})"
-        feedback = f"{that}, but the values here are {own}, {_per_value(own)}."
-        yield Slip(f"{other}-for-{own}", expected * ratio, f"{other} bytes for {own}", feedback)
 
 
 class _Unit(Record):
@@ -173,66 +155,43 @@ def _unit_slips(expected: Number, unit: str, read: _Unit, bare: bool) -> Iterato
         head = sibling.title if sibling.token else "Fraction"
         title = f"{head} read as {read.name}"
         value = expected * read.factor / sibling.factor
-        yield Slip(name, value, title, (expected, read, sibling, bare, name))
+        family = "gb-gib" if unit in ("bytes", "bytes/s") else "units"
+        feedback = functools.partial(_unit_feedback, expected, read, sibling, bare, name)
+        yield Slip(name, value, title, feedback, family)
 
 
 def _layer_slips(expected: Number, context: GradeContext) -> Iterator[Slip]:
-    layers = context.layers
+    """One layer for all of them (all of them, on a question of one layer); the titles hold no number, so
+    that Stats counts each direction as one mistake."""
+    layers = context_layers(context)
     if layers is None or layers < 2:
         return
-    label = context.layers_label or f"the {layers} layers"
+    label = (context.layers_label if context.layers else None) or f"the {layers} layers"
     if context.per_layer_question:
         feedback = f"That is {layers}× the answer: the question asks for one layer, not {label}."
-        yield Slip("per-layer", expected * layers, f"All {layers} layers for one", feedback)
+        yield Slip("per-layer", expected * layers, "All layers for one", feedback, "per-layer")
     else:
         feedback = f"That is one layer's worth: multiply by {label}."
-        yield Slip("per-layer", expected / layers, f"One layer of {layers}", feedback)
+        yield Slip("per-layer", expected / layers, "One layer for all", feedback, "per-layer")
 
 
 def _mac_slips(expected: Number, unit: str) -> Iterator[Slip]:
     if unit == "FLOPs":
         half = "Half the answer: that counts multiply-adds (MACs), and 1 MAC = 2 FLOPs."
-        yield Slip("mac-vs-flop", expected / 2, "MACs for FLOPs", half)
+        yield Slip("mac-vs-flop", expected / 2, "MACs for FLOPs", half, "macs-flops")
         twice = "Twice the answer: the 2 FLOPs of a multiply-add are counted twice (1 MAC = 2 FLOPs)."
-        yield Slip("mac-vs-flop", expected * 2, "2 FLOPs per MAC counted twice", twice)
+        yield Slip("mac-vs-flop", expected * 2, "2 FLOPs per MAC counted twice", twice, "macs-flops")
     elif unit == "MACs":
         twice = "Twice the answer: that counts FLOPs, and 1 MAC = 2 FLOPs."
-        yield Slip("mac-vs-flop", expected * 2, "FLOPs for MACs", twice)
+        yield Slip("mac-vs-flop", expected * 2, "FLOPs for MACs", twice, "macs-flops")
 
 
 def _thousand_slips(expected: Number, unit: str) -> Iterator[Slip]:
     prefixes = _PREFIXES.get(unit, "k, M, B, T")
     large = f"That is 1000× the answer: a prefix one step too large ({prefixes})."
-    yield Slip("factor-1000", expected * 1000, "1000× off", large)
+    yield Slip("factor-1000", expected * 1000, "1000× off", large, "prefix")
     small = f"That is a thousandth of the answer: a prefix one step too small ({prefixes})."
-    yield Slip("factor-1000", expected / 1000, "1000× off", small)
-
-
-class Slip:
-    """A built-in mistake whose feedback is written only when it is shown (most never are)."""
-
-    __slots__ = ("_feedback", "name", "title", "value")
-
-    def __init__(
-        self, name: str, value: Number, title: str, feedback: str | tuple[Number, _Unit, _Unit, bool, str]
-    ) -> None:
-        self.name, self.value, self.title, self._feedback = name, value, title, feedback
-
-    @property
-    def feedback(self) -> str:
-        """The sentence to show (a unit slip's is written now: it formats the answer in two units)."""
-        if isinstance(self._feedback, tuple):
-            self._feedback = _unit_feedback(*self._feedback)
-        return self._feedback
-
-    @property
-    def label(self) -> str:
-        """The title (built-in slips always have one)."""
-        return self.title
-
-    def mistake(self) -> Mistake:
-        """The slip as a ``Mistake``."""
-        return Mistake(self.name, self.value, self.feedback, self.title)
+    yield Slip("factor-1000", expected / 1000, "1000× off", small, "prefix")
 
 
 def slips(
@@ -252,19 +211,39 @@ def slips(
     share = unit != "ratio" or abs(expected) <= 1 or context.display_unit == "%"
     if read is not None and share:
         found += _unit_slips(expected, unit, read, typed_unit is None)
+    factored = list(factor_slips(expected, unit, context)) if context.factors else []
+    found += [m for m in factored if m.name in _BEFORE_DTYPES]  # K and V's ×2 before a dtype half as large
     if context.dtype and unit in ("bytes", "bits"):
-        found += _dtype_slips(expected, context.dtype)
+        found += dtype_slips(expected, context.dtype)
     if unit != "ratio":  # a ratio is not a per-layer step times the layers
         found += _layer_slips(expected, context)
     found += _mac_slips(expected, unit)
+    found += sorted((m for m in factored if m.name not in _BEFORE_DTYPES), key=lambda m: m.family != "dtype")
+    if typed_unit is None:
+        found += scale_slips(expected, unit, context)
     if unit != "ratio":  # a ratio has no prefix to slip
         found += _thousand_slips(expected, unit)
+    return _kept(found, expected, tolerance)
+
+
+#: The factor slips tried before the dtype's neighbours: a bf16 cache at half its size is first K and V's
+#: missing ×2 (the fp8 reading is named beside it).
+_BEFORE_DTYPES = frozenset({"kv-pair-forgotten", "heads-for-kv-heads"})
+#: Families whose slips name another built-in slip of the same value rather than hide behind it.
+_JOINING = frozenset({"kv-pair", "kv-heads", "scale-word"})
+
+
+def _kept(found: list[Slip], expected: Number, tolerance: Tolerance | None) -> list[Slip]:
+    """The slips outside the tolerance, the first of equal values kept; a slip of a new family equal to a
+    kept one is named in its feedback (``Slip.joined``)."""
     kept: list[Slip] = []
     for m in found:
         if m.value == expected or (tolerance is not None and is_within(m.value, expected, tolerance)):
             continue
         for k in kept:
             if abs(m.value - k.value) <= SLACK * abs(k.value):
+                if m.family in _JOINING or k.family in _JOINING:
+                    k.joined(m)
                 break
         else:
             kept.append(m)

@@ -86,7 +86,7 @@ TP_BYTES = 29.19e9  # activations of the 3 layers one GPU holds (of 105)
 def test_one_layer_of_the_layers_one_gpu_holds() -> None:
     verdict = grade("9.73", TP_BYTES, "bytes", REL_1, context=TP)
     assert verdict.mistake == "per-layer"
-    assert verdict.mistake_title == "One layer of 3"
+    assert verdict.mistake_title == "One layer for all"
     assert verdict.feedback == "That is one layer's worth: multiply by the 3 layers one GPU holds."
 
 
@@ -105,7 +105,7 @@ def test_a_per_layer_question_slips_the_other_way() -> None:
     context = GradeContext(layers=12, per_layer_question=True)
     slips = {m.name: m for m in builtin_mistakes(10, "params", context, tolerance=REL_1)}
     assert slips["per-layer"].value == 120
-    assert slips["per-layer"].title == "All 12 layers for one"
+    assert slips["per-layer"].title == "All layers for one"  # no number: Stats counts one mistake
     assert (
         slips["per-layer"].feedback
         == "That is 12× the answer: the question asks for one layer, not the 12 layers."
