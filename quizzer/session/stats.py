@@ -8,6 +8,7 @@ from typing import Any
 
 from quizzer.core.record import Record
 from quizzer.grading.bands import title_from_name
+from quizzer.grading.slip_families import family_of
 from quizzer.session.leeches import Leech
 from quizzer.session.past_mocks import PastMock
 from quizzer.session.records import RIGHT, Attempt, SessionMark
@@ -313,7 +314,7 @@ class _Tally:
         self.last_at: float | None = None
         self.per_topic: dict[str, list[Any]] = {}  # topic -> [attempts, right, seconds, expected seconds]
         self.skipped_in: dict[str, int] = {}
-        self.mistakes: dict[str, list[Any]] = {}  # name -> [count, template ids, title]
+        self.mistakes: dict[tuple[str, str], list[Any]] = {}  # (name, direction) -> [count, ids, title]
         self.per_day: dict[int, list[int]] = {}  # local day -> [attempts, right]
         self.practised: set[int] = set()  # local days with any attempt, skips included (the streak)
         self.per_part: dict[tuple[str, int], list[int]] = {}  # (topic, part) -> [attempts, right, skipped]
@@ -347,9 +348,10 @@ class _Tally:
         if a.minutes > 0:
             topic[3].append(a.minutes * 60.0)
         if a.mistake:
-            mistake = self.mistakes.get(a.mistake)
+            key = _mistake_key(a.mistake, a.mistake_title)
+            mistake = self.mistakes.get(key)
             if mistake is None:
-                mistake = self.mistakes[a.mistake] = [0, set(), ""]
+                mistake = self.mistakes[key] = [0, set(), ""]
             mistake[0] += 1
             mistake[1].add(a.template_id)
             mistake[2] = a.mistake_title or mistake[2]
@@ -380,8 +382,15 @@ class _Tally:
         top = sorted(self.mistakes.items(), key=lambda item: (-item[1][0], item[0]))[:TOP_MISTAKES]
         return tuple(
             MistakeCount(name, n, tuple(sorted(ids)), title or title_from_name(name))
-            for name, (n, ids, title) in top
+            for (name, _), (n, ids, title) in top
         )
+
+
+def _mistake_key(name: str, title: str | None) -> tuple[str, str]:
+    """How Stats tells mistakes apart: a built-in slip by its name and title, since one name covers both
+    directions of a family ("GiB read as GB" and "GB read as GiB" are both gb-vs-gib); a template's mistake
+    by its name alone, under the latest title it was recorded with."""
+    return (name, title or "") if family_of(name) is not None else (name, "")
 
 
 def _count(tally: list[int], a: Attempt, unanswered: bool) -> None:

@@ -475,6 +475,26 @@ def test_stats_json_carries_heatmap_and_difficulty() -> None:
     assert (data["current_streak_days"], data["longest_streak_days"]) == (1, 1)
 
 
+def test_a_built_in_slip_keeps_each_direction_s_title() -> None:
+    def slip(title: str, at: float, template_id: str = "t1") -> Attempt:
+        return attempt("wrong", mistake="gb-vs-gib", at=at, template_id=template_id).replace(
+            mistake_title=title
+        )
+
+    s = compute_stats(
+        [
+            slip("GiB read as GB", NOW - 300),
+            slip("GB read as GiB", NOW - 200),
+            slip("GiB read as GB", NOW - 100, "t2"),
+        ],
+        now=NOW,
+    )
+    assert [(m.name, m.title, m.count, m.template_ids) for m in s.mistakes] == [
+        ("gb-vs-gib", "GiB read as GB", 2, ("t1", "t2")),
+        ("gb-vs-gib", "GB read as GiB", 1, ("t1",)),
+    ]
+
+
 def test_mistakes_carry_their_latest_human_title() -> None:
     old = attempt("wrong", mistake="untied-head", at=NOW - 200).replace(mistake_title="Head left out")
     new = attempt("wrong", mistake="untied-head", at=NOW - 100).replace(mistake_title="Untied head left out")
