@@ -110,9 +110,16 @@ def generate(
 
 def grade_context(question: Part) -> GradeContext:
     """What the grader needs to know of a part beyond its value: the unit a bare number means, the dtype,
-    the layers in scope and their name, whether the question asks for one layer."""
+    the layers in scope and their name, whether the question asks for one layer, and the named factors the
+    answer is proportional to (its derivation's last step's, which make the slips of their families)."""
+    factors = question.derivation[-1].factors if question.derivation else ()
     return GradeContext(
-        question.display_unit, question.dtype, question.layers, question.layers_label, question.per_layer
+        question.display_unit,
+        question.dtype,
+        question.layers,
+        question.layers_label,
+        question.per_layer,
+        factors,
     )
 
 

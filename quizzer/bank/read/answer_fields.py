@@ -9,15 +9,17 @@ from quizzer.bank.errors import short_repr
 from quizzer.bank.expr.expression import Expr
 from quizzer.bank.read.reader import Reader
 from quizzer.bank.read.texts import TextPart
+from quizzer.core.checks import did_you_mean
 from quizzer.core.errors import QuizzerError
 from quizzer.core.record import Record
 from quizzer.core.units import Unit
 from quizzer.grading.grade import Tolerance
+from quizzer.grading.slip_families import FAMILIES
 
 #: Default tolerance per kind: 1% for computed values, a factor of 2 for estimates.
 DEFAULT_TOLERANCE = {"exact": Tolerance("rel", 0.01), "estimate": Tolerance("factor", 2.0)}
 ANSWER_KEYS = {"expr", "unit", "tolerance", "display", "dtype", "layers", "layers_label", "per_layer"}
-MISTAKE_KEYS = {"answer", "feedback", "name", "title", "when"}
+MISTAKE_KEYS = {"answer", "family", "feedback", "name", "title", "when"}
 
 
 class MistakeSpec(Record):
@@ -30,6 +32,10 @@ class MistakeSpec(Record):
     """Optional condition: the mistake applies only to instances where it holds."""
     title: str = ""
     """A human title ("Untied head left out"); empty: made from the name when an instance is generated."""
+    family: str = ""
+    """The classic slip family it is (``quizzer.grading.slip_families.FAMILIES``: "kv-pair", "dtype",
+    ...), or "own": a slip of this template's own; "" when the template does not say (counted as "own"; the
+    slips lint asks for a family when the mistake gives a family's value on every instance)."""
 
 
 def answer_unit(r: Reader, answer: Mapping[str, Any]) -> str:
@@ -55,7 +61,8 @@ def nudges(r: Reader) -> tuple[str, ...]:
 
 
 def mistakes(r: Reader) -> tuple[MistakeSpec, ...]:
-    """``[[...mistakes]]`` with ``answer``, ``feedback`` and optional ``name``, ``title``, ``when``."""
+    """``[[...mistakes]]`` with ``answer``, ``feedback`` and optional ``name``, ``title``, ``when``,
+    ``family``."""
     found = tuple(
         MistakeSpec(
             name=r.get(m, "name", str, f"{f}.name", required=False, default=f"mistake-{i + 1}"),
@@ -63,6 +70,7 @@ def mistakes(r: Reader) -> tuple[MistakeSpec, ...]:
             feedback=r.get(m, "feedback", str, f"{f}.feedback"),
             when=r.expr(m["when"], f"{f}.when") if "when" in m else None,
             title=_title(r, m, f),
+            family=_family(r, m, f),
         )
         for i, (f, m) in enumerate(r.table_list("mistakes", MISTAKE_KEYS))
     )
@@ -72,6 +80,16 @@ def mistakes(r: Reader) -> tuple[MistakeSpec, ...]:
             raise r.error(f"mistakes[{i}].name", f"{mistake.name!r} is used twice; mistake names are unique")
         seen.add(mistake.name)
     return found
+
+
+def _family(r: Reader, mistake: Mapping[str, Any], field: str) -> str:
+    """``family``: one of the slip families (``FAMILIES``, "own" included), "" when left out."""
+    family = r.get(mistake, "family", str, f"{field}.family", required=False, default="")
+    if "family" in mistake and family not in FAMILIES:
+        close = did_you_mean(family, FAMILIES) if len(family) <= 40 else ""
+        message = f"{short_repr(family)} is not a slip family{close}; one of: {', '.join(FAMILIES)}"
+        raise r.error(f"{field}.family", message)
+    return family
 
 
 def _title(r: Reader, mistake: Mapping[str, Any], field: str) -> str:
