@@ -104,7 +104,7 @@ class Identifiers(Lint):
         for step in part.derivation:
             for name in step_names(step):
                 self._row_name(spec, step.label, name, where, seed)
-            if self.prefix is None or step.label == "Answer":
+            if step.label == "Answer":
                 continue
             if env is None:
                 env = part_env(self.template, instance, spec.number)

@@ -18,6 +18,8 @@ _SYMBOL_RE = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9_]*(?![\w(])")
 _SHOWN_RE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")
 #: Symbols the core's formulas write for a model field under another name: the top-k of routing.
 SYNONYMS = {"k": "experts_per_token"}
+#: The fields of a model (the core's ModelSpec), which a calculator's formula names by these names.
+MODEL_FIELDS = frozenset(f for f in PRESET_FIELDS if f != "title")
 
 
 class Owner(Record):
@@ -57,24 +59,29 @@ def step_names(step: Step) -> list[str]:
 
 def mislabels(step: Step, env: Mapping[str, Any], prefix: str | None) -> Iterator[tuple[str, str, Any]]:
     """(symbol, field, its value) for each symbol of a calculator step's formula that names a field of the
-    template's preset model (``prefix``) or its synonym (``k``, the experts per token), while the numbers
-    the step shows hold no such value: the formula says one count and shows another ("router + (k +
-    shared) × expert" on the row of all experts shows the expert count under the name k).
+    model (of the template's preset, ``prefix``, else a variable of the field's own name) or its synonym
+    (``k``, the experts per token), while the numbers the step shows hold no such value: the formula says
+    one count and shows another ("router + (k + shared) × expert" on the row of all experts shows the expert
+    count under the name k).
 
     >>> row = Step("MoE MLP, all experts", "router + (k + shared) × expert", "16,384 + (8) × 25", 0, "params")
     >>> list(mislabels(row, {"m_experts_per_token": 2, "m_n_experts": 8}, "m"))
     [('k', 'experts_per_token', 2)]
+    >>> list(mislabels(row, {"experts_per_token": 2}, None)), list(mislabels(row, {"k": 2}, None))
+    ([('k', 'experts_per_token', 2)], [])
     """
-    if prefix is None or step.label == "Answer":
+    if step.label == "Answer":
         return
     shown = {_number(n) for n in _SHOWN_RE.findall(step.substituted)}
     seen: set[str] = set()
     for symbol in _SYMBOL_RE.findall(step.formula):
         field = SYNONYMS.get(symbol, symbol)
-        value = env.get(f"{prefix}_{field}")
-        if symbol in seen or isinstance(value, bool) or not isinstance(value, int) or value <= 1:
+        if symbol in seen or field not in MODEL_FIELDS:
             continue
         seen.add(symbol)
+        value = env.get(f"{prefix}_{field}") if prefix else env.get(field)
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 1:
+            continue
         if value not in shown:
             yield symbol, field, value
 
@@ -84,4 +91,4 @@ def _number(text: str) -> int | float:
     return int(number) if number.is_integer() else number
 
 
-__all__ = ["SYNONYMS", "Owner", "mislabels", "owners", "preset_prefix", "step_names"]
+__all__ = ["MODEL_FIELDS", "SYNONYMS", "Owner", "mislabels", "owners", "preset_prefix", "step_names"]
