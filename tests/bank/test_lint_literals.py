@@ -161,6 +161,7 @@ def test_a_numbers_ok_entry_no_text_writes_is_named(tmp_path: Path) -> None:
         ("5.9e23 FLOPs; 10⁶ steps; 3.2× the data; √(C/40)", ["5.9e23", "10⁶", "3.2×", "40"]),
         ("{n} × 3 + 2 FLOPs, 16 bytes per parameter, 8 bits, 1,024 × 2^20, 100%, 86,400 s", []),
         ("a GiB is 7.4% more than a GB, and 7.4 GB is a size", ["7.4"]),
+        ("2 bytes/param in bf16 against 16 bytes/param, not 18 bytes/param", ["18"]),
         ("$2 per 1M tokens, $/1M, 2s ÷ (1 + s), but 1M steps and 30s", ["$2", "1M", "30"]),
         ("1.07 × 10^12 inputs, 2^11 of them, 10^9 alone", ["1.07 × 10^12", "2^11"]),
         ("GPT-2, Llama-3-8B, gpt-oss-120b, A100-80GB, H100, fp8, e4m3, T5 v1.1, ViT-L/14", []),

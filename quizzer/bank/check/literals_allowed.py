@@ -8,7 +8,8 @@ from quizzer.core.record import Record
 
 #: A constant written with any unit (zero of anything, one of anything).
 ANY = frozenset({"*"})
-_BYTES, _BITS, _FLOPS = "byte bytes B", "bit bits", "FLOP FLOPs"
+_BYTES = "byte bytes B bytes/param bytes/parameter B/param"
+_BITS, _FLOPS = "bit bits bits/param bits/parameter bits/weight", "FLOP FLOPs"
 _RATES = f"{_BYTES} {_FLOPS} bytes/s B/s FLOP/s"
 _SECONDS = "s sec second seconds"
 
