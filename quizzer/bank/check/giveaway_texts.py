@@ -1,0 +1,73 @@
+"""What a student reads before each part of a question is answered: the texts the giveaway lint reads."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from quizzer.bank.generate.common_mistakes import mistake_rows
+from quizzer.bank.generate.hints import hint_steps
+from quizzer.core.trace import num
+
+if TYPE_CHECKING:
+    from quizzer.bank.generate.instance import Instance
+    from quizzer.bank.read.schema import PartSpec, Template
+
+
+class Shown(NamedTuple):
+    """One text a student reads: the field it comes from (of ``part``; None: of the template), where it is
+    shown in words, the text as shown, how many parts are answered when it is, and the part whose own
+    question it states (its givens may be that part's answer: the answer equals a given), if any."""
+
+    part: PartSpec | None
+    field: str
+    where: str
+    text: str
+    answered: int
+    own: int | None = None
+
+
+def hint_text(hint: object) -> str:
+    """A hint as the app shows it: a nudge as written, a step as label, formula, numbers and result."""
+    if isinstance(hint, str):
+        return hint
+    step: Any = hint
+    return f"{step.label}: {step.formula} = {step.substituted} = {num(step.value)} {step.unit}"
+
+
+def shown_texts(template: Template, instance: Instance) -> Iterator[Shown]:
+    """Every text shown before some part is answered, with when it is shown."""
+    main, chain = template.main, instance.part_count > 1
+    yield Shown(main, "prompt", "the prompt", instance.prompt, 0, 1)
+    for i, convention in enumerate(instance.conventions[: len(template.conventions)]):
+        yield Shown(None, f"conventions[{i}]", f"convention {i + 1}", convention, 0, 1)
+    for spec, part in zip(template.later_parts, instance.later_parts, strict=True):
+        where = f"part {spec.number}'s prompt as `show --no-answer` prints it"
+        yield Shown(spec, "prompt", where, part.masked_prompt, 0, spec.number)
+    for spec, part in zip(template.parts, instance.parts, strict=True):
+        of_part = f" of part {spec.number}" if chain else ""
+        for i, nudge in enumerate(part.nudges):
+            yield Shown(spec, f"nudges[{i}]", f"nudge {i + 1}{of_part}", nudge, spec.number - 1)
+        for i, hint in enumerate(hint_steps(part)[len(part.nudges) :], len(part.nudges) + 1):
+            yield Shown(
+                spec, "answer.expr", f"hint {i}{of_part} (its derivation)", hint_text(hint), spec.number - 1
+            )
+    index = {(spec.number, m.name): i for spec in template.parts for i, m in enumerate(spec.mistakes)}
+    for row in mistake_rows(instance):
+        spec, i = template.parts[row.part - 1], index[(row.part, row.name)]
+        where = "the Common mistakes section (shown before answering, numbers that are answers hidden)"
+        yield Shown(spec, f"mistakes[{i}].title", where, row.title, 0)
+        yield Shown(spec, f"mistakes[{i}].feedback", where, row.text, 0)
+    if not chain:
+        return
+    first = instance.main
+    yield Shown(main, "tldr", "part 1's TL;DR, shown once part 1 is answered", first.tldr, 1)
+    for spec, part in zip(template.later_parts[:-1], instance.later_parts[:-1], strict=True):
+        where = f"part {spec.number}'s explanation, shown once part {spec.number} is answered"
+        yield Shown(spec, "explanation", where, part.explanation, spec.number)
+        if part.tldr:
+            where = f"part {spec.number}'s TL;DR, shown once part {spec.number} is answered"
+            yield Shown(spec, "tldr", where, part.tldr, spec.number)
+
+
+__all__ = ["Shown", "hint_text", "shown_texts"]
