@@ -199,7 +199,8 @@ def test_an_earlier_parts_tldr_that_gives_a_later_answer_is_named(tmp_path: Path
     (problem,) = _chain(tmp_path, prompt2, tldr="{answer}; its 7 copies take 84,000 bytes.")
     assert problem.field == "tldr"
     assert "part 1's TL;DR, shown once part 1 is answered shows '84,000 bytes'" in problem.message
-    assert "as part 2's answer" in problem.message and "before part 2 is answered" in problem.message
+    assert "as part 2's answer" in problem.message
+    assert "before part 2 is answered" in problem.message
 
 
 def test_an_answered_parts_own_answer_is_left_to_the_degeneracy_lint(tmp_path: Path) -> None:
