@@ -212,9 +212,12 @@ class Trace:
         """The steps recorded so far."""
         return tuple(self._steps)
 
-    def use(self, result: Result) -> Number:
-        """Append another calculator's steps and return its value."""
+    def use(self, result: Result, factors: tuple[Factor, ...] | None = None) -> Number:
+        """Append another calculator's steps and return its value; ``factors``, when given, name what its
+        last step is proportional to (the time of a compute, the compute's factors), which it could not."""
         self._steps.extend(result.steps)
+        if factors is not None and self._steps:
+            self._steps[-1] = self._steps[-1].replace(factors=factors)
         return result.value
 
     def done(self, value: Number | Fraction, unit: str, convention: str = "") -> Result:

@@ -84,7 +84,7 @@ def training_time(
     """
     t = Trace()
     compute = t.use(training_flops(n_params, n_tokens))
-    seconds = t.use(training_time_from_flops(compute, n_gpus, peak_flops, mfu))
+    seconds = t.use(training_time_from_flops(compute, n_gpus, peak_flops, mfu), t.steps[-1].factors)
     return t.done(seconds, Unit.SECONDS, MFU_CONVENTION + "; attention FLOPs ignored (6·N·D)")
 
 
@@ -193,9 +193,8 @@ def mfu_from_gpu_hours(
         float(gpu_hours * SECONDS_PER_HOUR * peak_flops),
         Unit.FLOPS,
     )
-    mfu = t.step(
-        "MFU", "C / peak compute", f"{num(compute)} / {num(available)}", compute / available, Unit.RATIO
-    )
+    shown, factors = f"{num(compute)} / {num(available)}", t.steps[0].factors  # proportional to the compute's
+    mfu = t.step("MFU", "C / peak compute", shown, compute / available, Unit.RATIO, factors)
     _checked_mfu(mfu, "gpu_hours is too small for 6·N·D at this peak")
     return t.done(mfu, Unit.RATIO, MFU_CONVENTION)
 

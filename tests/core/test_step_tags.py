@@ -28,7 +28,7 @@ from quizzer.core.memory import (
 from quizzer.core.params import attention_params
 from quizzer.core.presets import preset_spec
 from quizzer.core.trace import ROLES, Result, Step, tags
-from quizzer.core.training import gpu_hours
+from quizzer.core.training import gpu_hours, mfu_from_gpu_hours, training_time
 from quizzer.core.vit import vit_forward_flops
 
 POWERS = st.sampled_from([1, 2, 4, 8, 16, 32, 64, 128])
@@ -119,6 +119,16 @@ PROPORTIONAL: list[tuple[Callable[..., Result], dict[str, Any], dict[str, str]]]
     (
         gpu_hours,
         {"n_params": 10**9, "n_tokens": 18 * 10**9, "peak_flops": 1e14, "mfu": 0.5},
+        {"params": "n_params", "tokens": "n_tokens"},
+    ),
+    (
+        training_time,
+        {"n_params": 10**9, "n_tokens": 10**10, "n_gpus": 10, "peak_flops": 1e14, "mfu": 0.5},
+        {"params": "n_params", "tokens": "n_tokens"},
+    ),
+    (  # 6 × 1e9 × 3e9 = 1.8e19 of 100 GPU-hours at 2e14 (7.2e19): an MFU of 0.25
+        mfu_from_gpu_hours,
+        {"n_params": 10**9, "n_tokens": 3 * 10**9, "gpu_hours": 100, "peak_flops": 2e14},
         {"params": "n_params", "tokens": "n_tokens"},
     ),
 ]
