@@ -65,7 +65,7 @@ CONSTANTS: dict[Fraction, Constant] = {
         _c("2.4", "%", "a KiB is 2.4% more than a kB (1,024 / 1,000)"),
         _c("4.9", "%", "a MiB is 4.9% more than an MB (2^20 / 10^6)"),
         _c("7.4", "%", "a GiB is 7.4% more than a GB (2^30 / 10^9)"),
-        _c(24, "h hour hours", "24 hours per day"),
+        _c(24, "h hour hours GPU-hours", "24 hours per day"),
         _c(60, f"{_SECONDS} min minute minutes", "60 seconds per minute, 60 minutes per hour"),
         _c(365, "d day days", "365 days per year"),
         _c(3600, _SECONDS, "3,600 seconds per hour"),
