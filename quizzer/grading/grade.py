@@ -180,8 +180,7 @@ def grade(
         shown = needed_figures(expected, tolerance, mistakes, per_unit=unit_factor(unit, display)) or 0
     summary = written(given, expected, display, max(shown, 4))
     if kind != "exact":
-        outside = tolerance.value if tolerance.kind == "rel" and kind not in ("correct", "exact") else None
-        summary += f" ({off(value, expected, outside)})"
+        summary += f" ({off(value, expected, None if kind == 'correct' else tolerance)})"
     message = f"{summary}: {kind}" + (f"; {feedback}" if feedback else "")
     return Verdict(
         kind,

@@ -6,36 +6,45 @@ import math
 from typing import TYPE_CHECKING
 
 from quizzer.core.trace import Number, num
+from quizzer.grading.bands import Tolerance, is_within
 from quizzer.grading.display import format_in, unit_factor
 from quizzer.grading.parse import format_plain
 
 if TYPE_CHECKING:
-    from quizzer.grading.bands import Mistake, Tolerance
+    from quizzer.grading.bands import Mistake
     from quizzer.grading.parse import Parsed
     from quizzer.grading.slip_families import Slip
 
 
-def off(value: Number, expected: Number, band: float | None = None) -> str:
-    """How far ``value`` is from ``expected``: "6.2% off", "0.498× the expected value". ``band`` (a relative
-    tolerance, for an answer outside it) gets as many figures as show the distance beyond it: "1.02% off"
-    under a ±1% band, never "1% off", which would read as inside it."""
+def off(value: Number, expected: Number, outside: Tolerance | None = None) -> str:
+    """How far ``value`` is from ``expected``: "6.2% off", "0.498× the expected value". For an answer
+    ``outside`` a band, the distance gets the figures that put it outside: "1.02% off" under ±1%, never
+    "1% off", and "0.499×" under a factor of 2, never "0.5×", which would read as inside it.
+
+    >>> off(1.0102, 1), off(1.0102, 1, Tolerance("rel", 0.01)), off(0.4996, 1, Tolerance("factor", 2))
+    ('1% off', '1.02% off', '0.4996× the expected value')
+    """
     if expected == 0:
         return "expected 0"
     ratio = value / expected
     if (value and ratio == 0) or not math.isfinite(ratio):  # the quotient under- or overflowed a float
         return f"about 10^{round(math.log10(abs(value)) - math.log10(abs(expected)))}× the expected value"
-    if not 0.5 <= ratio <= 2:
-        return f"{num(float(f'{ratio:.3g}'))}× the expected value"
     percent = abs(value - expected) / abs(expected) * 100
-    if percent < 1e-4:
+    as_ratio = not 0.5 <= ratio <= 2
+    if not as_ratio and percent < 1e-4:
         return "< 0.0001% off"
-    shown = f"{percent:.0f}" if percent >= 10 else f"{percent:.2g}"
-    if band is not None:
-        digits = 2
-        while float(shown) <= band * 100 and digits < 6:  # reads as inside the band: one figure more
-            digits += 1
-            shown = f"{percent:.{digits}g}"
-    return f"{shown}% off"
+    digits = 3 if as_ratio else 2 if percent < 10 else 0
+    while True:
+        if as_ratio:
+            shown = num(float(f"{ratio:.{digits}g}"))
+            read = float(shown.replace(",", "")) * expected
+        else:
+            shown = f"{percent:.{digits}g}" if digits else f"{percent:.0f}"
+            read = expected * (1 + math.copysign(float(shown) / 100, value - expected))
+        if outside is None or digits >= 6 or not is_within(read, expected, outside):
+            break
+        digits = max(digits, 2) + 1  # reads as inside the band: one figure more
+    return f"{shown}× the expected value" if as_ratio else f"{shown}% off"
 
 
 def band(tolerance: Tolerance, unit: str, display_unit: str | None) -> str:

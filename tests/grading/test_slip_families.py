@@ -147,3 +147,10 @@ def test_a_distance_just_past_a_5_percent_band_shows_its_figures() -> None:
     assert verdict.kind == "close"
     assert "(5.04% off)" in verdict.message
     assert "(5.5% off)" in grade("105.5", 100, "params", Tolerance("rel", 0.05)).message
+
+
+def test_an_estimate_just_outside_its_factor_never_reads_on_the_edge() -> None:
+    verdict = grade("499.6", 1000, "params", Tolerance("factor", 2))
+    assert verdict.kind == "close"
+    assert "(0.4996× the expected value): close" in verdict.message
+    assert "(0.499× the expected value)" in grade("499", 1000, "params", Tolerance("factor", 2)).message
