@@ -99,6 +99,7 @@ def test_a_mistake_that_gives_it_but_names_no_family_is_asked_for_one(tmp_path: 
     (problem,) = _kv_pair(problems)
     assert (problem.path, problem.field) == (path, "mistakes[0].family")
     assert problem.message.startswith("seed 0: gives 655,360 tokens (655k), what the ×2 for K and V gives")
+    assert "(on every instance drawn where both apply)" in problem.message
     assert 'add family = "kv-pair"' in problem.message
 
 

@@ -160,9 +160,10 @@ class SlipCoverage(Lint):
                 self.template.parts[number - 1],
                 f"mistakes[{self.index[number - 1][name]}].family",
                 "family",
-                f"seed {row.seed}: gives {row.shown}, what {FAMILIES[family]} gives, on every instance "
-                f'drawn, and names no family: add family = "{family}" (so that Stats and the slip drills '
-                'count it with its family), or family = "own" if it is a slip of its own that gives the same',
+                f"seed {row.seed}: gives {row.shown}, what {FAMILIES[family]} gives (on every instance "
+                f'drawn where both apply), and names no family: add family = "{family}" (so that Stats and '
+                'the slip drills count it with its family), or family = "own" if it is a slip of its own '
+                "that gives the same",
             )
         return super().problems()
 
