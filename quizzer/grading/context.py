@@ -39,7 +39,7 @@ class GradeContext(Record):
             count("layers", self.layers)
         if not isinstance(self.per_layer_question, bool):
             raise SpecError(f"per_layer_question ({self.per_layer_question!r}) must be True or False")
-        if not isinstance(self.factors, tuple) or not all(isinstance(f, Factor) for f in self.factors):
+        if not isinstance(self.factors, tuple):  # of Factor (each a Record: not checked again per grade)
             raise SpecError(f"factors ({self.factors!r}) must be a tuple of Factor")
 
 
