@@ -68,6 +68,8 @@ def test_a_bare_number_of_three_figures_counts_in_the_display_unit() -> None:
         ("it reaches 80-90% of the bandwidth", question(0.8, unit="ratio", display="%")),
         ("every 6th layer, 6·N FLOPs per token, N × 6", question(6, unit="ratio")),
         ("step 3 of part 3", question(3, unit="count")),
+        ("an NVIDIA GeForce RTX 4090 24GB", question(4096, unit="count")),  # a product's name
+        ("the shortcut R·w ÷ 16 tokens", question(16, unit="count")),  # a coefficient of a symbol
     ],
 )
 def test_a_number_in_a_name_or_a_formula_is_never_hidden(text: str, answer: NS) -> None:

@@ -7,10 +7,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from quizzer.bank.check.registry import chosen
 from quizzer.bank.check.run import check_template
 from quizzer.bank.errors import TemplateError
+from quizzer.bank.generate.common_mistakes import shown_numbers
+from quizzer.bank.generate.giveaway_numbers import Reader, computations
 from quizzer.bank.loader import load_bank
+from quizzer.commands.show import common_mistakes_text, part_question_text, question_text
+from tests.builtin_bank import builtin_instance
 
 HEAD = """
 [[template]]
@@ -130,10 +136,24 @@ def test_a_rounding_that_gives_three_figures_of_a_precise_answer_is_named(tmp_pa
 #: An estimate (factor 2): 144 cells. A number inside the factor band reads as its answer only within 5%.
 def test_an_estimate_is_given_away_only_by_a_number_near_its_answer(tmp_path: Path) -> None:
     body = _grid(convention='"Expect about {n} cells."').replace("rel = 0.01", "factor = 2")
-    near = _findings(tmp_path, body.replace("{n}", "140"), kind="estimate")
+    near = _findings(tmp_path, body.replace("{n}", "141"), kind="estimate")
     assert [p.field for p in near] == ["conventions[0]"]
-    assert "'140', which grades correct" in near[0].message
+    assert "'141', which grades correct" in near[0].message
     assert _findings(tmp_path, body.replace("{n}", "100"), kind="estimate") == []  # inside 2x, not near
+
+
+#: 17 rows of 2 cells: 34 cells. "34" is in many a text (Korthikanti's 34 bytes per token and width); a
+#: count of two figures, bare or counting something, reads as no count's answer. 171 × 2 = 342 does.
+def test_a_count_of_two_figures_in_prose_is_no_giveaway_one_of_three_is(tmp_path: Path) -> None:
+    body = _grid(convention='"The classic constant is {n}, as in {n} width-sized tensors."', rel=0.001)
+    short = body.replace("{n}", "34").replace(
+        "[12] }\ncols = { choices = [12]", "[17] }\ncols = { choices = [2]"
+    )
+    assert _findings(tmp_path, short) == []
+    long = body.replace("{n}", "342").replace(
+        "[12] }\ncols = { choices = [12]", "[171] }\ncols = { choices = [2]"
+    )
+    assert [p.field for p in _findings(tmp_path, long)] == ["conventions[0]"]
 
 
 #: A share: 3 of 4 bytes saved, 75%. "25% is what remains" gives it as the rest of 100%.
@@ -237,3 +257,52 @@ def test_a_hint_that_shows_a_later_parts_answer_is_named(tmp_path: Path) -> None
     assert "as part 2's answer (2,048 bytes" in problem.message
     clean = KV.format(prompt2="How many bytes do two sequences take?", answer2="2 * part1")
     assert _findings(tmp_path, clean) == []
+
+
+def _reads(text: str, instance_id: str, number: int) -> str | None:
+    """How the first number of ``text`` that would grade right as part ``number`` of the built-in
+    instance grades (the lint's reading), or None."""
+    template_id, seed = instance_id.split("#")
+    read = Reader(builtin_instance(template_id, int(seed)).parts[number - 1], strict=True)
+    return next((found for c in computations(text) if (found := read(c))), None)
+
+
+@pytest.mark.parametrize(
+    ("instance_id", "number", "text"),
+    [
+        ("roofline-host-link-offload#846634", 2, "the time from host memory is 64× the time from HBM"),
+        ("scaling-chinchilla-fitted-optimum#1", 2, "it puts 92.5 tokens per parameter"),
+        ("scaling-chinchilla-fitted-optimum#1", 3, "the fitted exponent a = 0.4565"),
+        ("vit-forward-flops#281", 1, "so the forward pass is 2 × 15,377,539,072 = …"),
+        ("vit-forward-flops#281", 1, "That is the MAC count, 15,377,539,072 MACs"),
+        ("training-memory-8bit-adam#6538", 3, "25% is what remains (2 of 8 bytes)"),
+        ("vit-patch-count#1", 1, "The patches tile a square grid, 28 × 28, so square it."),
+    ],
+)
+def test_the_issues_examples_read_as_the_answers_they_give_away(
+    instance_id: str, number: int, text: str
+) -> None:
+    """Issue 25's examples, as the texts wrote them, read against the instances' true answers."""
+    assert _reads(text, instance_id, number) in ("exact", "correct", "complement")
+
+
+@pytest.mark.parametrize(
+    "instance_id",
+    [
+        "vit-forward-flops#281",
+        "walkthrough-dense-gqa#8178",
+        "training-memory-8bit-adam#6538",
+        "vit-patch-count#1",
+    ],
+)
+def test_the_no_answer_view_of_the_issues_instances_holds_no_answer(instance_id: str) -> None:
+    """`quizzer show ID#SEED --no-answer` as printed: no number but a given reads as any part's answer."""
+    template_id, seed = instance_id.split("#")
+    instance = builtin_instance(template_id, int(seed))
+    shown = [question_text(instance), common_mistakes_text(instance)]
+    shown += [part_question_text(instance, part, masked=True) for part in instance.later_parts]
+    givens = shown_numbers(instance)
+    for part in instance.parts:
+        read = Reader(part, givens[part.number - 1], strict=True)
+        found = [text[c.start : c.end] for text in shown for c in computations(text) if read(c)]
+        assert found == [], (instance_id, part.number)

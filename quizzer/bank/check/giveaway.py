@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING
 
 from quizzer.bank.check.base import Lint
 from quizzer.bank.check.giveaway_texts import Shown, shown_texts
-from quizzer.bank.generate.giveaway_numbers import Reader, computations, shown_numbers
+from quizzer.bank.generate.common_mistakes import shown_numbers
+from quizzer.bank.generate.giveaway_numbers import Reader, computations
 
 if TYPE_CHECKING:
     from quizzer.bank.generate.giveaway_numbers import Computation
@@ -68,7 +69,7 @@ class Giveaway(Lint):
 
     def visit(self, instance: Instance, seed: int) -> None:
         givens = shown_numbers(instance)
-        readers = [Reader(part, givens[i]) for i, part in enumerate(instance.parts)]
+        readers = [Reader(part, givens[i], strict=True) for i, part in enumerate(instance.parts)]
         plain = [Reader(part) for part in instance.parts]
         for shown in shown_texts(self.template, instance):
             for computation in computations(shown.text):

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, NamedTuple
 
-from quizzer.bank.generate.giveaway_numbers import Reader, computations, read_number, shown_numbers
+from quizzer.bank.generate.giveaway_numbers import Reader, computations, read_number
 from quizzer.grading.bands import Tolerance, is_within
 
 if TYPE_CHECKING:
@@ -58,6 +58,17 @@ def _hidden(text: str, readers: Sequence[Reader]) -> str:
     return text.replace(f"{HIDDEN} ({HIDDEN})", HIDDEN)  # "16.4M (16,384,000)" is one number
 
 
+def shown_numbers(instance: Instance) -> list[frozenset[str]]:
+    """For each part, the numbers the prompts state by the time it is asked (part 1's prompt, then each
+    later part's, earlier answers hidden), as ``Number.key`` writes them: its givens."""
+    out: list[frozenset[str]] = []
+    seen: set[str] = set()
+    for part in instance.parts:
+        seen.update(n.key for c in computations(part.masked_prompt or part.prompt) for n in c.numbers)
+        out.append(frozenset(seen))
+    return out
+
+
 class Row(NamedTuple):
     """A row of the section: the part's number, the mistake's name, its title for people, its feedback."""
 
@@ -90,4 +101,4 @@ def common_mistakes(instance: Instance, *, hidden: bool = True) -> tuple[tuple[s
     return tuple((row.title, row.text) for row in mistake_rows(instance, hidden=hidden))
 
 
-__all__ = ["HIDDEN", "Row", "common_mistakes", "hide_answers", "key_numbers", "mistake_rows"]
+__all__ = ["HIDDEN", "Row", "common_mistakes", "hide_answers", "key_numbers", "mistake_rows", "shown_numbers"]

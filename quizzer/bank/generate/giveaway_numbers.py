@@ -16,7 +16,7 @@ from quizzer.grading.vocabulary import FLOP, MAC, WORD_SCALES, fold, tables
 if TYPE_CHECKING:
     from types import SimpleNamespace
 
-    from quizzer.bank.generate.instance import Instance, Part
+    from quizzer.bank.generate.instance import Part
 
     #: What a text's numbers are read against: a part (its value, unit, display unit and tolerance), a
     #: number one step from its answer (``common_mistakes.key_numbers``: unit None), or a test's stand-in.
@@ -34,8 +34,10 @@ _WORD = re.compile(r"%|×|[^\W\d_]\w*(?:[/-][^\W_]+)*")
 #: What joins the numbers of a computation written out: an operator ("12 × 12"), or "=" between members.
 _OPERATOR = re.compile(r" ?([×*/÷·]) ?| (x) | ?([=≈]) ?")
 #: A number multiplying a symbol ("6·N", "2 × d_model", "N × 2"): a coefficient of a formula.
-_BEFORE_SYMBOL = re.compile(r" ?[×·*] ?(?:[^\W\d_](?![^\W\d_])|[A-Za-z]\w*_)")
-_AFTER_SYMBOL = re.compile(r"(?<!\w)(?:[^\W\d_]|[A-Za-z]\w*_\w*) ?[×·*/] ?$")
+_BEFORE_SYMBOL = re.compile(r" ?[×·*÷/] ?(?:[^\W\d_](?![^\W\d_])|[A-Za-z]\w*_)")
+_AFTER_SYMBOL = re.compile(r"(?<!\w)(?:[^\W\d_]|[A-Za-z]\w*_\w*) ?[×·*/÷] ?$")
+#: A product's name before a bare number: "RTX 4090", "CUDA 12".
+_PRODUCT = re.compile(r"\b[A-Z]{2,}[a-z]* $")
 #: A number after an operator ends a product even before a symbol: "2 × 31/32 × S" multiplies 2 × 31/32.
 _AFTER_NUMBER = re.compile(r"\d ?[×*/÷] ?$")
 #: What before a number makes it a term of a sum ("512 + 64"), whose "= 576" is not its own.
@@ -117,6 +119,8 @@ def _number(text: str, match: re.Match[str]) -> Number | None:
             unit, word = f"{found} {after.group()}", after
     elif _kind(found) and (found != "×" or not spaced):
         unit = found
+    if not (unit or match.group("suffix")) and _PRODUCT.search(text, max(start - 12, 0), start):
+        return None  # "RTX 4090"; "HBM 80 GiB" and "MFU 40%" are quantities
     end += word.end() if unit and word else 0
     power = match.group("pow") or ""
     exponent = {"": 1, "²": 2, "³": 3}.get(power) or int(re.sub(r"\D", "", power))
@@ -204,7 +208,7 @@ def _computed(product: Sequence[tuple[str, Number]], unit: str, display: str | N
         value = float(number.digits.replace(",", "")) ** number.power
         value *= factor or _SCALES.get(number.suffix, 1.0)
         total = total / value if operator in ("/", "÷") and value else total * value
-    scale = _factor("1", unit, display) if bare and display else None
+    scale = _factor("1", unit, display) if bare and display and display != "%" else None
     return [total, *([total * scale] if scale else [])]
 
 
@@ -245,12 +249,14 @@ def verdict(value: float, digits: str | None, question: Question, *, percent: bo
 
 
 class Reader:
-    """Reads a computation as one question's answer (``reads_as``); a number the question stated
-    (``given``, as ``Number.key`` writes it: "7B ", "2 GiB") does not count alone. A question of
-    ``unit`` None reads numbers in their own units (a number one step from an answer: ``key_numbers``)."""
+    """Reads a computation as one question's answer; a number the question stated (``given``, as
+    ``Number.key`` writes it: "7B ", "2 GiB") does not count alone. A question of ``unit`` None reads
+    numbers in their own units (a number one step from an answer: ``key_numbers``). ``strict`` (the lint):
+    a count of two figures ("34", "80 layers") is in every text and reads as no count's answer."""
 
-    def __init__(self, question: Question, given: frozenset[str] = frozenset()) -> None:
+    def __init__(self, question: Question, given: frozenset[str] = frozenset(), strict: bool = False) -> None:
         self.question, self.given = question, given
+        self.short = strict and question.unit == "count"
         self.unit, self.display, expected = question.unit, question.display_unit, question.value
         tolerance = question.tolerance
         rel = max(0.006, NEAR.value if tolerance.kind == "factor" else tolerance.value)  # 3 figures' rounding
@@ -266,6 +272,8 @@ class Reader:
         for number in computation.numbers:
             if number.plain or number.key in self.given:
                 continue
+            if self.short and not (number.unit or number.suffix) and figures(number.digits) < 3:
+                continue
             value = read_number(number, self.unit, self.display)
             percent = self.share and number.unit in ("%", "percent", "pct")
             if value is not None and (self.low <= value <= self.high or percent):
@@ -273,22 +281,12 @@ class Reader:
                 if found := verdict(value, digits, self.question, percent=percent):
                     return found
         for product in computation.products if self.unit else ():
+            if all(number.plain for _, number in product):
+                continue  # "2 × 2 = 4 times": too plain to tell anything
             for value in _computed(product, self.unit, self.display):
                 if self.low <= value <= self.high and (found := verdict(value, None, self.question)):
                     return found
         return None
 
 
-def shown_numbers(instance: Instance) -> list[frozenset[str]]:
-    """For each part, the numbers the prompts state by the time it is asked (part 1's prompt, then each
-    later part's, earlier answers hidden), as ``Number.key`` writes them: its givens."""
-    out: list[frozenset[str]] = []
-    seen: set[str] = set()
-    for part in instance.parts:
-        seen.update(n.key for c in computations(part.masked_prompt or part.prompt) for n in c.numbers)
-        out.append(frozenset(seen))
-    return out
-
-
-__all__ = ["NEAR", "Computation", "Number", "Reader", "computations", "figures", "read_number"]
-__all__ += ["shown_numbers", "verdict"]
+__all__ = ["NEAR", "Computation", "Number", "Reader", "computations", "figures", "read_number", "verdict"]
