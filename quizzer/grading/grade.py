@@ -15,8 +15,10 @@ Verdicts, best first:
 - wrong: anything else; unparsed: the parser failed and nothing was graded.
 
 A close or wrong answer is then compared with the template's mistakes, then with the built-in slips made
-for the instance (``quizzer.grading.slips``: sibling units for the unit the number was read in, the dtype's
-neighbours, the layers in scope, MACs for FLOPs, 1000×). A mistake matches when the answer is within the
+for the instance (``quizzer.grading.slips``: sibling units for the unit the number was read in, the slips
+of the answer's named factors (K and V's ×2, the KV heads, the layers, a dtype's bytes, 2 FLOPs per MAC),
+the dtype's neighbours, the layers in scope, MACs for FLOPs, a scale word left off, 1000×); the verdict
+names the matched mistake's family. A mistake matches when the answer is within the
 question's tolerance of the mistake's value and nearer to it than to the expected value (in log ratio for
 factor tolerances); the nearest wins. Comparisons allow a 1e-12 relative slack so decimal edges ("0.33"
 against 0.3 ± 10 %) are not lost to binary rounding.

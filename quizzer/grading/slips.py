@@ -262,10 +262,14 @@ def builtin_mistakes(
 
     In order (the first of equal values wins): a number meant in a sibling of the unit it was read in
     (``typed_unit``, or the context's display unit for a bare number: GB/GiB, bytes/KiB, s/ms/min/h/days,
-    fraction/percent), the neighbours of the context's dtype (bytes and bits answers only), one layer of
-    the context's layers (or all of them on a per-layer question), MACs for FLOPs, and 1000× either way
-    (not for ratios).
-    A slip within ``tolerance`` of the expected value, or equal to an earlier one, is left out.
+    fraction/percent), K and V's ×2 forgotten and the query heads for the KV heads (from the answer's
+    factors, ``context.factors``), the neighbours of the context's dtype (bytes and bits answers only), one
+    layer of the context's layers or of the answer's layers factor (or all of them on a per-layer
+    question), MACs for FLOPs, the other factor slips (a factor's dtype neighbours, K and V counted twice,
+    MACs for FLOPs on a time), a bare count without its scale word, and 1000× either way (not for ratios).
+    A slip within ``tolerance`` of the expected value, or equal to an earlier one, is left out; one of a new
+    family (K and V, KV heads, scale word) equal to a kept one is named in its feedback. Each has a family
+    (``Mistake.family``; ``quizzer.grading.slip_families``).
 
     Args:
         expected: the expected value, in ``unit``.
