@@ -7,16 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from quizzer.bank.check.registry import chosen
 from quizzer.bank.check.run import check_template
 from quizzer.bank.errors import TemplateError
-from quizzer.bank.generate.common_mistakes import shown_numbers
-from quizzer.bank.generate.giveaway_numbers import Reader, computations
 from quizzer.bank.loader import load_bank
-from quizzer.commands.show import common_mistakes_text, part_question_text, question_text
-from tests.builtin_bank import builtin_instance
 
 HEAD = """
 [[template]]
@@ -259,50 +253,40 @@ def test_a_hint_that_shows_a_later_parts_answer_is_named(tmp_path: Path) -> None
     assert _findings(tmp_path, clean) == []
 
 
-def _reads(text: str, instance_id: str, number: int) -> str | None:
-    """How the first number of ``text`` that would grade right as part ``number`` of the built-in
-    instance grades (the lint's reading), or None."""
-    template_id, seed = instance_id.split("#")
-    read = Reader(builtin_instance(template_id, int(seed)).parts[number - 1], strict=True)
-    return next((found for c in computations(text) if (found := read(c))), None)
+#: 1,029 = 147 × 7 cells: "1,024" (a KiB, a block of tokens) is a constant of every text, no answer of
+#: this one within its band; it is the answer where the grid is 128 × 8.
+def test_a_constant_counts_only_as_the_exact_answer(tmp_path: Path) -> None:
+    body = _grid(convention='"Blocks hold 1,024 tokens."', rel=0.01)
+    near = body.replace("[12] }\ncols = { choices = [12]", "[147] }\ncols = { choices = [7]")
+    assert _findings(tmp_path, near) == []
+    exact = body.replace("[12] }\ncols = { choices = [12]", "[128] }\ncols = { choices = [8]")
+    assert [p.field for p in _findings(tmp_path, exact)] == ["conventions[0]"]
 
 
-@pytest.mark.parametrize(
-    ("instance_id", "number", "text"),
-    [
-        ("roofline-host-link-offload#846634", 2, "the time from host memory is 64× the time from HBM"),
-        ("scaling-chinchilla-fitted-optimum#1", 2, "it puts 92.5 tokens per parameter"),
-        ("scaling-chinchilla-fitted-optimum#1", 3, "the fitted exponent a = 0.4565"),
-        ("vit-forward-flops#281", 1, "so the forward pass is 2 × 15,377,539,072 = …"),
-        ("vit-forward-flops#281", 1, "That is the MAC count, 15,377,539,072 MACs"),
-        ("training-memory-8bit-adam#6538", 3, "25% is what remains (2 of 8 bytes)"),
-        ("vit-patch-count#1", 1, "The patches tile a square grid, 28 × 28, so square it."),
-    ],
-)
-def test_the_issues_examples_read_as_the_answers_they_give_away(
-    instance_id: str, number: int, text: str
-) -> None:
-    """Issue 25's examples, as the texts wrote them, read against the instances' true answers."""
-    assert _reads(text, instance_id, number) in ("exact", "correct", "complement")
+def test_a_given_restated_in_another_form_is_still_a_given(tmp_path: Path) -> None:
+    """4 bytes to 2: half is saved, 50%. Where the prompt states an MFU of 0.5, "50%" restates a given;
+    where it does not, "50%" is the answer."""
+    body = SHARE.format(convention="An MFU of 50% is typical.").replace("[1]", "[2]")
+    assert [p.field for p in _findings(tmp_path, body)] == ["conventions[0]"]
+    stated = body.replace("What share", "It runs at an MFU of 0.5. What share")
+    assert _findings(tmp_path, stated) == []
 
 
-@pytest.mark.parametrize(
-    "instance_id",
-    [
-        "vit-forward-flops#281",
-        "walkthrough-dense-gqa#8178",
-        "training-memory-8bit-adam#6538",
-        "vit-patch-count#1",
-    ],
-)
-def test_the_no_answer_view_of_the_issues_instances_holds_no_answer(instance_id: str) -> None:
-    """`quizzer show ID#SEED --no-answer` as printed: no number but a given reads as any part's answer."""
-    template_id, seed = instance_id.split("#")
-    instance = builtin_instance(template_id, int(seed))
-    shown = [question_text(instance), common_mistakes_text(instance)]
-    shown += [part_question_text(instance, part, masked=True) for part in instance.later_parts]
-    givens = shown_numbers(instance)
-    for part in instance.parts:
-        read = Reader(part, givens[part.number - 1], strict=True)
-        found = [text[c.start : c.end] for text in shown for c in computations(text) if read(c)]
-        assert found == [], (instance_id, part.number)
+#: 20 requests over 2 workers: a ratio of 10. "10 requests/s" counts requests, not the ratio; "10 times"
+#: states it.
+RATIO = """
+prompt = "{{total}} requests arrive per second and a worker serves {{each}}. How many times more is that?"
+conventions = ["{convention}"]
+[template.variables]
+total = {{ choices = [20] }}
+each = {{ choices = [2] }}
+[template.answer]
+expr = "total / each"
+unit = "ratio"
+"""
+
+
+def test_a_ratio_is_given_away_by_a_ratio_not_by_a_count_of_something(tmp_path: Path) -> None:
+    assert _findings(tmp_path, RATIO.format(convention="A decode worker takes 10 requests.")) == []
+    (problem,) = _findings(tmp_path, RATIO.format(convention="Prefill is often 10 times faster."))
+    assert "'10 times', which grades exact as the answer" in problem.message

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 from quizzer.bank.check.base import Lint
 from quizzer.bank.check.giveaway_texts import Shown, shown_texts
-from quizzer.bank.generate.common_mistakes import shown_numbers
-from quizzer.bank.generate.giveaway_numbers import Reader, computations
+from quizzer.bank.generate.common_mistakes import Reader, shown_numbers
+from quizzer.bank.generate.giveaway_numbers import computations
 
 if TYPE_CHECKING:
     from quizzer.bank.generate.giveaway_numbers import Computation
@@ -81,7 +81,7 @@ class Giveaway(Lint):
                         continue
                     if any(earlier(computation) for earlier in plain[: shown.answered]):
                         break  # an answered part's answer: equal answers are the degeneracy lint's
-                    stated = givens[shown.own - 1] if shown.own is not None else frozenset()
+                    stated = {n.key for n in givens[shown.own - 1]} if shown.own is not None else set()
                     if len(computation.numbers) > 1 and all(n.key in stated for n in computation.numbers):
                         break  # the question states it as a computation of its givens ("224 × 224")
                     self._report(shown, computation, question, found, seed)

@@ -1,29 +1,15 @@
-"""How the numbers of a text read as a part's answer: what would give it away before it is answered."""
+"""The numbers a text shows ("16.4M", "15.6 GiB", "12 × 12"), and what each means in an answer's unit."""
 
 from __future__ import annotations
 
 import functools
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from quizzer.core.errors import QuizzerError
-from quizzer.grading.bands import SLACK, Tolerance, is_within
-from quizzer.grading.figures import round_figures
 from quizzer.grading.parse import ParseError, parse_answer
 from quizzer.grading.vocabulary import FLOP, MAC, WORD_SCALES, fold, tables
-
-if TYPE_CHECKING:
-    from types import SimpleNamespace
-
-    from quizzer.bank.generate.instance import Part
-
-    #: What a text's numbers are read against: a part (its value, unit, display unit and tolerance), a
-    #: number one step from its answer (``common_mistakes.key_numbers``: unit None), or a test's stand-in.
-    Question = Part | SimpleNamespace
-
-#: The band within which a number reads as an estimate's answer (its own band is wide on purpose).
-NEAR = Tolerance("rel", 0.05)
 
 _NUMBER = re.compile(
     r"(?<![\w.,^])(?P<pre>\$)?(?P<num>(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?)"
@@ -119,6 +105,8 @@ def _number(text: str, match: re.Match[str]) -> Number | None:
             unit, word = f"{found} {after.group()}", after
     elif _kind(found) and (found != "×" or not spaced):
         unit = found
+    elif spaced and found == "times":  # "6.5 times faster"
+        unit = "×"
     if not (unit or match.group("suffix")) and _PRODUCT.search(text, max(start - 12, 0), start):
         return None  # "RTX 4090"; "HBM 80 GiB" and "MFU 40%" are quantities
     end += word.end() if unit and word else 0
@@ -198,18 +186,16 @@ def _read(
     return None if factor is None else bare * factor
 
 
-def _computed(product: Sequence[tuple[str, Number]], unit: str, display: str | None) -> list[float]:
+def product_value(product: Sequence[tuple[str, Number]], unit: str) -> float:
     """The value of a product written out ("12 × 12") in ``unit``: a number's unit counts where it is one
-    of ``unit``; with none, the result is read in the ``display`` unit too."""
-    total, bare = 1.0, True
+    of ``unit``; a bare product is read in the base unit ("15 / 5.6" is no 2.68 ms)."""
+    total = 1.0
     for operator, number in product:
         factor = _factor(f"1 {number.unit}", unit, None) if number.unit else None
-        bare = bare and factor is None
         value = float(number.digits.replace(",", "")) ** number.power
         value *= factor or _SCALES.get(number.suffix, 1.0)
         total = total / value if operator in ("/", "÷") and value else total * value
-    scale = _factor("1", unit, display) if bare and display and display != "%" else None
-    return [total, *([total * scale] if scale else [])]
+    return total
 
 
 def figures(digits: str) -> int:
@@ -219,74 +205,4 @@ def figures(digits: str) -> int:
     return len(kept if "." in whole else kept.rstrip("0")) or 1
 
 
-def verdict(value: float, digits: str | None, question: Question, *, percent: bool = False) -> str | None:
-    """How ``value`` (written as ``digits``; None: worked out) would grade as ``question``'s answer: "exact",
-    "correct" (in its band; an estimate's: within 5%, what reads as its answer), "imprecise" (its answer
-    rounded to the three figures or more written), "complement" (a ``percent`` whose rest to 100% grades
-    right, for a share); None otherwise.
-
-    >>> from types import SimpleNamespace as NS
-    >>> share = NS(value=0.75, unit="ratio", display_unit="%", tolerance=Tolerance("rel", 0.0005))
-    >>> verdict(0.75, "75", share), verdict(0.7501, "75.01", share), verdict(0.25, "25", share, percent=True)
-    ('exact', 'correct', 'complement')
-    >>> flops = NS(value=30_755_078_144, unit="FLOPs", display_unit=None, tolerance=Tolerance("rel", 1e-4))
-    >>> verdict(30_760_000_000, "30.76", flops), verdict(30_800_000_000, "30.8", flops)
-    ('imprecise', 'imprecise')
-    """
-    expected, tolerance = question.value, question.tolerance
-    band = NEAR if tolerance.kind == "factor" else tolerance
-    if abs(value - expected) <= SLACK * abs(expected):
-        return "exact"
-    if is_within(value, expected, band):
-        return "correct"
-    if digits is not None and tolerance.kind != "factor" and value and figures(digits) >= 3:
-        written = float(digits.replace(",", ""))
-        if abs(round_figures(expected * written / value, figures(digits)) - written) <= 1e-9 * written:
-            return "imprecise"
-    if percent and question.display_unit == "%" and 0 < value < 1 and 0 < expected < 1:
-        return "complement" if is_within(1 - value, expected, band) else None
-    return None
-
-
-class Reader:
-    """Reads a computation as one question's answer; a number the question stated (``given``, as
-    ``Number.key`` writes it: "7B ", "2 GiB") does not count alone. A question of ``unit`` None reads
-    numbers in their own units (a number one step from an answer: ``key_numbers``). ``strict`` (the lint):
-    a count of two figures ("34", "80 layers") is in every text and reads as no count's answer."""
-
-    def __init__(self, question: Question, given: frozenset[str] = frozenset(), strict: bool = False) -> None:
-        self.question, self.given = question, given
-        self.short = strict and question.unit == "count"
-        self.unit, self.display, expected = question.unit, question.display_unit, question.value
-        tolerance = question.tolerance
-        rel = max(0.006, NEAR.value if tolerance.kind == "factor" else tolerance.value)  # 3 figures' rounding
-        width = (
-            max(tolerance.value, 0.006 * abs(expected)) if tolerance.kind == "abs" else rel * abs(expected)
-        )
-        self.low, self.high = expected - width * 1.001, expected + width * 1.001  # a quick first test
-        self.share = self.display == "%" and 0 < expected < 1
-
-    def __call__(self, computation: Computation) -> str | None:
-        """How the first of its numbers, or of its products ("12 × 12"), that would grade right grades
-        (``verdict``); None when none would."""
-        for number in computation.numbers:
-            if number.plain or number.key in self.given:
-                continue
-            if self.short and not (number.unit or number.suffix) and figures(number.digits) < 3:
-                continue
-            value = read_number(number, self.unit, self.display)
-            percent = self.share and number.unit in ("%", "percent", "pct")
-            if value is not None and (self.low <= value <= self.high or percent):
-                digits = number.digits if number.power == 1 else None
-                if found := verdict(value, digits, self.question, percent=percent):
-                    return found
-        for product in computation.products if self.unit else ():
-            if all(number.plain for _, number in product):
-                continue  # "2 × 2 = 4 times": too plain to tell anything
-            for value in _computed(product, self.unit, self.display):
-                if self.low <= value <= self.high and (found := verdict(value, None, self.question)):
-                    return found
-        return None
-
-
-__all__ = ["NEAR", "Computation", "Number", "Reader", "computations", "figures", "read_number", "verdict"]
+__all__ = ["Computation", "Number", "computations", "figures", "product_value", "read_number"]
