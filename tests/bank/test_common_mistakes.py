@@ -70,6 +70,7 @@ def test_a_bare_number_of_three_figures_counts_in_the_display_unit() -> None:
         ("step 3 of part 3", question(3, unit="count")),
         ("an NVIDIA GeForce RTX 4090 24GB", question(4096, unit="count")),  # a product's name
         ("the shortcut R·w ÷ 16 tokens", question(16, unit="count")),  # a coefficient of a symbol
+        ("(18 × 32,768 + 18 × 128) × 2,048 bytes", question(2304, unit="count")),  # a term of a sum
     ],
 )
 def test_a_number_in_a_name_or_a_formula_is_never_hidden(text: str, answer: NS) -> None:

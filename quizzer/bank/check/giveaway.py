@@ -6,12 +6,15 @@ from typing import TYPE_CHECKING
 
 from quizzer.bank.check.base import Lint
 from quizzer.bank.check.giveaway_texts import Shown, shown_texts
-from quizzer.bank.generate.common_mistakes import Reader, shown_numbers
-from quizzer.bank.generate.giveaway_numbers import computations
+from quizzer.bank.generate.common_mistakes import Reader, shown_numbers, verdict
+from quizzer.bank.generate.giveaway_numbers import computations, in_unit
+from quizzer.core.trace import num
 
 if TYPE_CHECKING:
-    from quizzer.bank.generate.giveaway_numbers import Computation
+    from collections.abc import Sequence
+
     from quizzer.bank.generate.instance import Instance, Part
+    from quizzer.core.trace import Step
 
 #: How each verdict of a number reads in a finding.
 _GRADES = {
@@ -29,6 +32,12 @@ def _fix(shown: Shown, number: int, chain: bool) -> str:
         return (
             "reword it: the Common mistakes section is read before answering, and its mask hides only "
             "numbers that are answers (not a title, a name, or an answer written in words)"
+        )
+    if field.endswith("answer.expr") and shown.answered + 1 == number:
+        return (
+            "hints give a step whose value grades right as its formula alone, but not the same value in "
+            "a unit the grader converts (MACs for FLOPs) or in a later step's numbers: the fix belongs in "
+            "bank/generate/hints.py, or a derivation that reaches the answer only at its last step"
         )
     if field.endswith("answer.expr"):
         return (
@@ -72,24 +81,38 @@ class Giveaway(Lint):
         readers = [Reader(part, givens[i], strict=True) for i, part in enumerate(instance.parts)]
         plain = [Reader(part) for part in instance.parts]
         for shown in shown_texts(self.template, instance):
+            later = list(zip(instance.parts[shown.answered :], readers[shown.answered :], strict=True))
             for computation in computations(shown.text):
-                for question, read in zip(
-                    instance.parts[shown.answered :], readers[shown.answered :], strict=True
-                ):
-                    found = read(computation)
-                    if found is None:
+                for question, read in later:
+                    if (found := read(computation, shown.products)) is None:
                         continue
                     if any(earlier(computation) for earlier in plain[: shown.answered]):
                         break  # an answered part's answer: equal answers are the degeneracy lint's
                     stated = {n.key for n in givens[shown.own - 1]} if shown.own is not None else set()
                     if len(computation.numbers) > 1 and all(n.key in stated for n in computation.numbers):
                         break  # the question states it as a computation of its givens ("224 × 224")
-                    self._report(shown, computation, question, found, seed)
+                    self._report(
+                        shown, shown.text[computation.start : computation.end], question, found, seed
+                    )
                     break
+            for step in shown.steps:
+                self._step(shown, step, later, instance.parts[: shown.answered], seed)
 
-    def _report(self, shown: Shown, computation: Computation, question: Part, found: str, seed: int) -> None:
+    def _step(
+        self, shown: Shown, step: Step, later: list[tuple[Part, Reader]], done: Sequence[Part], seed: int
+    ) -> None:
+        """Report the first later part whose answer ``step`` (shown by ``shown``) gives, in its unit."""
+        for question, read in later:
+            value = in_unit(float(step.value), step.unit, question.unit)
+            if value is None or (found := read.worked_out(value)) is None:
+                continue
+            answered = (in_unit(float(step.value), step.unit, p.unit) for p in done)
+            if not any(v is not None and verdict(v, None, p) for v, p in zip(answered, done, strict=True)):
+                self._report(shown, f"{step.label}: {num(step.value)} {step.unit}", question, found, seed)
+            return
+
+    def _report(self, shown: Shown, snippet: str, question: Part, found: str, seed: int) -> None:
         number = question.number
-        snippet = shown.text[computation.start : computation.end]
         what = f"part {number}'s answer" if len(self.template.parts) > 1 else "the answer"
         before = f"before part {number} is answered" if len(self.template.parts) > 1 else "before answering"
         self.report(

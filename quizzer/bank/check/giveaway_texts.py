@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
+from quizzer.bank.expr.text import derivation_table
 from quizzer.bank.generate.common_mistakes import mistake_rows
 from quizzer.bank.generate.hints import hint_steps
-from quizzer.core.trace import num
+from quizzer.core.trace import Step
 
 if TYPE_CHECKING:
     from quizzer.bank.generate.instance import Instance
@@ -25,14 +26,10 @@ class Shown(NamedTuple):
     text: str
     answered: int
     own: int | None = None
-
-
-def hint_text(hint: object) -> str:
-    """A hint as the app shows it: a nudge as written, a step as label, formula, numbers and result."""
-    if isinstance(hint, str):
-        return hint
-    step: Any = hint
-    return f"{step.label}: {step.formula} = {step.substituted} = {num(step.value)} {step.unit}"
+    steps: tuple[Step, ...] = ()
+    """Derivation steps it shows (a hint, a derivation table), read by their values and units."""
+    products: bool = True
+    """Whether a product it writes out is read (a step's is its value, read by its unit)."""
 
 
 def shown_texts(template: Template, instance: Instance) -> Iterator[Shown]:
@@ -49,9 +46,12 @@ def shown_texts(template: Template, instance: Instance) -> Iterator[Shown]:
         for i, nudge in enumerate(part.nudges):
             yield Shown(spec, f"nudges[{i}]", f"nudge {i + 1}{of_part}", nudge, spec.number - 1)
         for i, hint in enumerate(hint_steps(part)[len(part.nudges) :], len(part.nudges) + 1):
-            yield Shown(
-                spec, "answer.expr", f"hint {i}{of_part} (its derivation)", hint_text(hint), spec.number - 1
-            )
+            where = f"hint {i}{of_part} (its derivation)"
+            if isinstance(hint, str):
+                yield Shown(spec, "answer.expr", where, hint, spec.number - 1)
+            else:  # label, formula, the numbers put in (each alone) and the result (by its unit)
+                text = f"{hint.label}: {hint.formula} = {hint.substituted}"
+                yield Shown(spec, "answer.expr", where, text, spec.number - 1, steps=(hint,), products=False)
     index = {(spec.number, m.name): i for spec in template.parts for i, m in enumerate(spec.mistakes)}
     for row in mistake_rows(instance):
         spec, i = template.parts[row.part - 1], index[(row.part, row.name)]
@@ -64,10 +64,11 @@ def shown_texts(template: Template, instance: Instance) -> Iterator[Shown]:
     yield Shown(main, "tldr", "part 1's TL;DR, shown once part 1 is answered", first.tldr, 1)
     for spec, part in zip(template.later_parts[:-1], instance.later_parts[:-1], strict=True):
         where = f"part {spec.number}'s explanation, shown once part {spec.number} is answered"
-        yield Shown(spec, "explanation", where, part.explanation, spec.number)
+        prose = part.explanation.replace(derivation_table(part.derivation), "")  # its rows: by their units
+        yield Shown(spec, "explanation", where, prose, spec.number, steps=part.derivation)
         if part.tldr:
             where = f"part {spec.number}'s TL;DR, shown once part {spec.number} is answered"
             yield Shown(spec, "tldr", where, part.tldr, spec.number)
 
 
-__all__ = ["Shown", "hint_text", "shown_texts"]
+__all__ = ["Shown", "shown_texts"]

@@ -94,7 +94,15 @@ class Reader:
         scale = value / written if written else 1.0
         return any(abs(round_figures(g / scale, count) - written) <= 1e-9 * written for g in self.given)
 
-    def __call__(self, computation: Computation) -> str | None:
+    def worked_out(self, value: float) -> str | None:
+        """How a value worked out (a derivation step's, in the question's unit) grades; None: not right."""
+        if not self.low <= value <= self.high or (self.strict and self.unit == "count" and value < 100):
+            return None
+        if any(abs(given - value) <= 1e-9 * abs(value) for given in self.given):
+            return None
+        return verdict(value, None, self.question)
+
+    def __call__(self, computation: Computation, products: bool = True) -> str | None:
         """How the first of its numbers, or of its products ("12 × 12"), that would grade right grades
         (``verdict``); None when none would. A constant (1,024 tokens, 3,600 s) counts only where it is
         the exact answer."""
@@ -112,7 +120,7 @@ class Reader:
             constant = number.power == 1 and not number.suffix and number.digits in _CONSTANTS
             if found and (found == "exact" or not constant):
                 return found
-        for product in computation.products if self.unit else ():
+        for product in computation.products if self.unit and products else ():
             if all(number.plain for _, number in product):
                 continue  # "2 × 2 = 4 times": too plain to tell anything
             value = product_value(product, self.unit)

@@ -28,6 +28,7 @@ _PRODUCT = re.compile(r"\b[A-Z]{2,}[a-z]* $")
 _AFTER_NUMBER = re.compile(r"\d ?[×*/÷] ?$")
 #: What before a number makes it a term of a sum ("512 + 64"), whose "= 576" is not its own.
 _TERM = re.compile(r"[+−-] ?\(?$")
+_SUM = re.compile(r"\)? ?[+−-] ?[\d(]")
 _SPACES = (" ", "\u00a0")
 #: A hyphen before these makes a name, not a quantity: "8-bit", "2-byte" (a dtype).
 _NAME_WORDS = frozenset({"bit", "bits", "byte", "bytes"})
@@ -145,8 +146,10 @@ def computations(text: str) -> tuple[Computation, ...]:
             if operator in ("=", "≈"):
                 members.append([])
             members[-1].append((operator, number))
-        products = tuple(tuple(m) for m in members if len(m) > 1)
-        out.append(Computation(run[0][1].start, run[-1][1].end, tuple(n for _, n in run), products))
+        start, end = run[0][1].start, run[-1][1].end
+        term = _TERM.search(text, max(start - 3, 0), start) or _SUM.match(text, end)  # "18 × 32 + 18 × 128"
+        products = () if term else tuple(tuple(m) for m in members if len(m) > 1)
+        out.append(Computation(start, end, tuple(n for _, n in run), products))
     return tuple(out)
 
 
@@ -186,6 +189,22 @@ def _read(
     return None if factor is None else bare * factor
 
 
+def in_unit(value: float, unit: str, answer: str) -> float | None:
+    """``value`` of ``unit`` (a derivation step's) in an ``answer`` unit: converted where the grader
+    converts (MACs to FLOPs); a count or a ratio as a count of anything; None for another dimension.
+
+    >>> in_unit(15_377_539_072, "MACs", "FLOPs"), in_unit(153.016, "ratio", "tokens")
+    (30755078144.0, 153.016)
+    >>> in_unit(2_304, "count", "tokens/s") is None
+    True
+    """
+    if unit == answer:
+        return value
+    if (factor := _factor(f"1 {unit}", answer, None)) is not None:
+        return value * factor
+    return value if unit in ("count", "ratio") and answer in (*_COUNTED, "ratio") else None
+
+
 def product_value(product: Sequence[tuple[str, Number]], unit: str) -> float:
     """The value of a product written out ("12 × 12") in ``unit``: a number's unit counts where it is one
     of ``unit``; a bare product is read in the base unit ("15 / 5.6" is no 2.68 ms)."""
@@ -205,4 +224,4 @@ def figures(digits: str) -> int:
     return len(kept if "." in whole else kept.rstrip("0")) or 1
 
 
-__all__ = ["Computation", "Number", "computations", "figures", "product_value", "read_number"]
+__all__ = ["Computation", "Number", "computations", "figures", "in_unit", "product_value", "read_number"]
