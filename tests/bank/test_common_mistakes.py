@@ -71,6 +71,9 @@ def test_a_bare_number_of_three_figures_counts_in_the_display_unit() -> None:
         ("an NVIDIA GeForce RTX 4090 24GB", question(4096, unit="count")),  # a product's name
         ("the shortcut R·w ÷ 16 tokens", question(16, unit="count")),  # a coefficient of a symbol
         ("(18 × 32,768 + 18 × 128) × 2,048 bytes", question(2304, unit="count")),  # a term of a sum
+        ("⌈10 ÷ 4⌉ = 3 workers", question(2.5, unit="ratio")),  # rounded up: the 2.5 is not stated
+        ("Transformer Math 101's rule", question(101e9, display="GB")),  # a name
+        ("30–50% is the usual range", question(0.5, unit="ratio", display="%")),  # a range
     ],
 )
 def test_a_number_in_a_name_or_a_formula_is_never_hidden(text: str, answer: NS) -> None:

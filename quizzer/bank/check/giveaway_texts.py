@@ -28,8 +28,8 @@ class Shown(NamedTuple):
     own: int | None = None
     steps: tuple[Step, ...] = ()
     """Derivation steps it shows (a hint, a derivation table), read by their values and units."""
-    products: bool = True
-    """Whether a product it writes out is read (a step's is its value, read by its unit)."""
+    derivation: bool = False
+    """It writes a derivation's numbers: each in the base unit, its products not (its step's value is)."""
 
 
 def shown_texts(template: Template, instance: Instance) -> Iterator[Shown]:
@@ -51,7 +51,7 @@ def shown_texts(template: Template, instance: Instance) -> Iterator[Shown]:
                 yield Shown(spec, "answer.expr", where, hint, spec.number - 1)
             else:  # label, formula, the numbers put in (each alone) and the result (by its unit)
                 text = f"{hint.label}: {hint.formula} = {hint.substituted}"
-                yield Shown(spec, "answer.expr", where, text, spec.number - 1, steps=(hint,), products=False)
+                yield Shown(spec, "answer.expr", where, text, spec.number - 1, steps=(hint,), derivation=True)
     index = {(spec.number, m.name): i for spec in template.parts for i, m in enumerate(spec.mistakes)}
     for row in mistake_rows(instance):
         spec, i = template.parts[row.part - 1], index[(row.part, row.name)]

@@ -22,8 +22,8 @@ _OPERATOR = re.compile(r" ?([×*/÷·]) ?| (x) | ?([=≈]) ?")
 #: A number multiplying a symbol ("6·N", "2 × d_model", "N × 2"): a coefficient of a formula.
 _BEFORE_SYMBOL = re.compile(r" ?[×·*÷/] ?(?:[^\W\d_](?![^\W\d_])|[A-Za-z]\w*_)")
 _AFTER_SYMBOL = re.compile(r"(?<!\w)(?:[^\W\d_]|[A-Za-z]\w*_\w*) ?[×·*/÷] ?$")
-#: A product's name before a bare number: "RTX 4090", "CUDA 12".
-_PRODUCT = re.compile(r"\b[A-Z]{2,}[a-z]* $")
+#: A name before a bare number: "RTX 4090", "CUDA 12", "Transformer Math 101".
+_PRODUCT = re.compile(r"(?:\b[A-Z]{2,}[a-z]*|\b[A-Z][\w'’]* [A-Z][a-z]*) $")
 #: A number after an operator ends a product even before a symbol: "2 × 31/32 × S" multiplies 2 × 31/32.
 _AFTER_NUMBER = re.compile(r"\d ?[×*/÷] ?$")
 #: What before a number makes it a term of a sum ("512 + 64"), whose "= 576" is not its own.
@@ -80,10 +80,10 @@ def _number(text: str, match: re.Match[str]) -> Number | None:
     start, end = match.span()
     before = text[max(start - 2, 0) : start]
     if (
-        (before.endswith("-") and before[:1].isalnum())
+        (before.endswith(("-", "–")) and before[:1].isalnum())
         or (before.endswith("/") and before[:1].isalpha())
         or (before.endswith(":") and before[:1].isdigit())
-        or (text[end : end + 1] in (":", "-") and text[end + 1 : end + 2].isdigit())
+        or (text[end : end + 1] in (":", "-", "–") and text[end + 1 : end + 2].isdigit())
         or text[max(start - 5, 0) : start].lower() in ("part ", "step ")
         or (_BEFORE_SYMBOL.match(text, end) and not _AFTER_NUMBER.search(text, max(start - 4, 0), start))
         or _AFTER_SYMBOL.search(text, max(start - 24, 0), start)
@@ -108,7 +108,7 @@ def _number(text: str, match: re.Match[str]) -> Number | None:
         unit = found
     elif spaced and found == "times":  # "6.5 times faster"
         unit = "×"
-    if not (unit or match.group("suffix")) and _PRODUCT.search(text, max(start - 12, 0), start):
+    if not (unit or match.group("suffix")) and _PRODUCT.search(text, max(start - 40, 0), start):
         return None  # "RTX 4090"; "HBM 80 GiB" and "MFU 40%" are quantities
     end += word.end() if unit and word else 0
     power = match.group("pow") or ""
@@ -147,7 +147,8 @@ def computations(text: str) -> tuple[Computation, ...]:
                 members.append([])
             members[-1].append((operator, number))
         start, end = run[0][1].start, run[-1][1].end
-        term = _TERM.search(text, max(start - 3, 0), start) or _SUM.match(text, end)  # "18 × 32 + 18 × 128"
+        term = bool(_TERM.search(text, max(start - 3, 0), start) or _SUM.match(text, end))  # "8 × 3 + 2 × 4"
+        term = term or text[max(start - 1, 0) : start] in ("⌈", "⌊")  # "⌈10 ÷ 4⌉": rounded, not stated
         products = () if term else tuple(tuple(m) for m in members if len(m) > 1)
         out.append(Computation(start, end, tuple(n for _, n in run), products))
     return tuple(out)
