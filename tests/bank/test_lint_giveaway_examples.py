@@ -1,13 +1,15 @@
-"""The giveaway lint on the built-in bank: issue 25's examples read as the answers they give away, and the
-`show --no-answer` view of its instances holds none."""
+"""The giveaway lint's readings on the built-in bank: issue 25's examples read as the answers they give
+away, the `show --no-answer` view of its instances holds none, a hint prints the steps it adds up."""
 
 from __future__ import annotations
 
 import pytest
 
+from quizzer.bank.check.giveaway_texts import step_inputs
 from quizzer.bank.generate.common_mistakes import Reader, shown_numbers
 from quizzer.bank.generate.giveaway_numbers import computations
 from quizzer.commands.show import common_mistakes_text, part_question_text, question_text
+from quizzer.core.trace import Step
 from tests.builtin_bank import builtin_instance
 
 
@@ -58,3 +60,13 @@ def test_the_no_answer_view_of_the_issues_instances_holds_no_answer(instance_id:
         read = Reader(part, givens[part.number - 1], strict=True)
         found = [text[c.start : c.end] for text in shown for c in computations(text) if read(c)]
         assert found == [], (instance_id, part.number)
+
+
+def test_a_hint_shows_the_values_of_the_steps_it_adds_up() -> None:
+    """hint_steps gives a step whose value grades right as its formula alone, but the next step prints
+    that value among its numbers (non-embedding-params#0: "All layers" is 85,054,464 of 85,056,000)."""
+    layers = Step("All layers", "L × one layer", "12 × 7,087,872", 85_054_464, "params")
+    total = Step("Total", "layers + norm", "85,054,464 + 1,536", 85_056_000, "params")
+    answer = Step("Answer", "total", "85,056,000", 85_056_000, "params")
+    assert step_inputs(total, (layers, total, answer)) == [layers]
+    assert step_inputs(layers, (layers, total, answer)) == []

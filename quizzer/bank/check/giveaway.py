@@ -84,7 +84,7 @@ class Giveaway(Lint):
             later = list(zip(instance.parts[shown.answered :], readers[shown.answered :], strict=True))
             for computation in computations(shown.text):
                 for question, read in later:
-                    if (found := read(computation, shown.derivation)) is None:
+                    if (found := read(computation)) is None:
                         continue
                     if any(earlier(computation) for earlier in plain[: shown.answered]):
                         break  # an answered part's answer: equal answers are the degeneracy lint's

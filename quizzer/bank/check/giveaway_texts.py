@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from quizzer.bank.expr.text import derivation_table
 from quizzer.bank.generate.common_mistakes import mistake_rows
+from quizzer.bank.generate.giveaway_numbers import computations
 from quizzer.bank.generate.hints import hint_steps
-from quizzer.core.trace import Step
+from quizzer.core.trace import Step, num
 
 if TYPE_CHECKING:
     from quizzer.bank.generate.instance import Instance
@@ -28,8 +29,13 @@ class Shown(NamedTuple):
     own: int | None = None
     steps: tuple[Step, ...] = ()
     """Derivation steps it shows (a hint, a derivation table), read by their values and units."""
-    derivation: bool = False
-    """It writes a derivation's numbers: each in the base unit, its products not (its step's value is)."""
+
+
+def step_inputs(step: Step, derivation: tuple[Step, ...]) -> list[Step]:
+    """The steps of ``derivation`` whose values ``step`` puts into its formula (a hint prints them even
+    where the step itself is given as its formula alone)."""
+    numbers = {n.digits for c in computations(step.substituted) for n in c.numbers}
+    return [s for s in derivation[:-1] if s is not step and num(s.value) in numbers]  # the last: answer
 
 
 def shown_texts(template: Template, instance: Instance) -> Iterator[Shown]:
@@ -49,9 +55,10 @@ def shown_texts(template: Template, instance: Instance) -> Iterator[Shown]:
             where = f"hint {i}{of_part} (its derivation)"
             if isinstance(hint, str):
                 yield Shown(spec, "answer.expr", where, hint, spec.number - 1)
-            else:  # label, formula, the numbers put in (each alone) and the result (by its unit)
-                text = f"{hint.label}: {hint.formula} = {hint.substituted}"
-                yield Shown(spec, "answer.expr", where, text, spec.number - 1, steps=(hint,), derivation=True)
+            else:  # its label and formula, and the values of the steps its numbers come from, by unit
+                text = f"{hint.label}: {hint.formula}"
+                steps = (hint, *step_inputs(hint, part.derivation))
+                yield Shown(spec, "answer.expr", where, text, spec.number - 1, steps=steps)
     index = {(spec.number, m.name): i for spec in template.parts for i, m in enumerate(spec.mistakes)}
     for row in mistake_rows(instance):
         spec, i = template.parts[row.part - 1], index[(row.part, row.name)]
@@ -71,4 +78,4 @@ def shown_texts(template: Template, instance: Instance) -> Iterator[Shown]:
             yield Shown(spec, "tldr", where, part.tldr, spec.number)
 
 
-__all__ = ["Shown", "shown_texts"]
+__all__ = ["Shown", "shown_texts", "step_inputs"]

@@ -3,10 +3,27 @@
 from __future__ import annotations
 
 from quizzer.bank.check.base import Lint
+from quizzer.bank.check.contained import Contained
+from quizzer.bank.check.degenerate import Degenerate
+from quizzer.bank.check.giveaway import Giveaway
+from quizzer.bank.check.identifiers import Identifiers
 from quizzer.bank.check.lints import Omissions, ToleranceText
+from quizzer.bank.check.literals import Literals
+from quizzer.bank.check.precision import Precision
+from quizzer.bank.check.slipcover import SlipCoverage
 
 #: The lints in the order their findings are listed.
-LINTS: tuple[type[Lint], ...] = (ToleranceText, Omissions)
+LINTS: tuple[type[Lint], ...] = (
+    ToleranceText,
+    Precision,
+    Giveaway,
+    Literals,
+    Identifiers,
+    Contained,
+    Degenerate,
+    SlipCoverage,
+    Omissions,
+)
 
 
 def lint_names() -> list[str]:

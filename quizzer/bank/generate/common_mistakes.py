@@ -102,15 +102,14 @@ class Reader:
             return None
         return verdict(value, None, self.question)
 
-    def __call__(self, computation: Computation, derivation: bool = False) -> str | None:
+    def __call__(self, computation: Computation) -> str | None:
         """How the first of its numbers, or of its products ("12 × 12"), that would grade right grades
         (``verdict``); None when none would. A constant (1,024 tokens, 3,600 s) counts only where it is
-        the exact answer. In a ``derivation`` (a hint's numbers) a bare number is in the base unit and a
-        product is the step's value, read by its unit instead."""
+        the exact answer."""
         for number in computation.numbers:
             if self._skips(number):
                 continue
-            value = read_number(number, self.unit, None if derivation else self.display)
+            value = read_number(number, self.unit, self.display)
             percent = self.share and number.unit in ("%", "percent", "pct")
             if value is None or not (self.low <= value <= self.high or percent):
                 continue
@@ -121,7 +120,7 @@ class Reader:
             constant = number.power == 1 and not number.suffix and number.digits in _CONSTANTS
             if found and (found == "exact" or not constant):
                 return found
-        for product in computation.products if self.unit and not derivation else ():
+        for product in computation.products if self.unit else ():
             if all(number.plain for _, number in product):
                 continue  # "2 × 2 = 4 times": too plain to tell anything
             value = product_value(product, self.unit)
