@@ -156,3 +156,29 @@ def test_a_need_that_cannot_be_evaluated_says_so(tmp_path: Path) -> None:
     (problem,) = problems
     assert problem.field == "needs[0].holds"
     assert "cannot be evaluated" in problem.message
+
+
+def test_a_part_may_declare_the_earlier_answer_it_equals_by_design(tmp_path: Path) -> None:
+    """`same_as_ok` names the earlier part and why; it silences only that pair, not a third part's."""
+    same = 'same_as_ok = [{ part = 1, why = "one copy is the bytes per GPU" }]'
+    assert _findings(tmp_path, copies="1", part_needs=same)[1] == []
+    third = THIRD.replace('unit = "bytes" }', 'unit = "bytes" }\n' + same.replace("part = 1", "part = 2"))
+    (problem,) = _findings(tmp_path, third=third)[1]
+    assert problem.message.startswith("seed 0: part 3's answer (")
+
+
+def test_same_as_ok_must_name_an_earlier_part_and_say_why(tmp_path: Path) -> None:
+    for same, field, words in (
+        ('same_as_ok = [{ part = 2, why = "itself" }]', "parts[0].same_as_ok[0].part", "an earlier part"),
+        ('same_as_ok = [{ part = 1, why = " " }]', "parts[0].same_as_ok[0].why", "why the two answers"),
+    ):
+        path = tmp_path / "pack.toml"
+        path.write_text(
+            CHAIN.format(
+                weights="16", gpus="2", copies="1", needs="", part_needs=same, display="", third=""
+            ),
+            encoding="utf-8",
+        )
+        (problem,) = load_bank([str(path)]).problems()
+        assert (problem.template_id, problem.field) == ("deg", field)
+        assert words in problem.message

@@ -4,7 +4,8 @@ Two parts of one instance with answers in the same unit, one inside the other's 
 unable to tell whether the later part asks anything new or whether to carry the earlier answer. A part's
 ``needs = [{ holds = "<expr>", why = "..." }]`` says what a draw must satisfy for its text to make sense
 (more than one GPU beside a text about sharding, a window shorter than the sequence it should bind); each
-is evaluated on every drawn instance with the part's names, and a draw where it is false is a finding.
+is evaluated on every drawn instance with the part's names, and a draw where it is false is a finding. A
+part's ``same_as_ok = [{ part = K, why = "..." }]`` says its answer may equal part K's by design.
 """
 
 from __future__ import annotations
@@ -54,8 +55,9 @@ class Degenerate(Lint):
     def _same_answers(self, instance: Instance, seed: int) -> None:
         """A later part whose answer lies within the band of an earlier one's, or the earlier's within its."""
         for k, later in enumerate(instance.parts[1:], start=2):
+            allowed = {ok.part for ok in self.template.parts[k - 1].same_as_ok}
             for earlier in instance.parts[: k - 1]:
-                if not same_answer(earlier, later):
+                if earlier.number in allowed or not same_answer(earlier, later):
                     continue
                 self.report(
                     self.template.parts[k - 1],

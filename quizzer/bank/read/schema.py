@@ -17,11 +17,13 @@ from quizzer.bank.read.texts import (
     Need,
     NumberOk,
     OmissionOk,
+    SameAsOk,
     TextPart,
     follow_ups,
     needs,
     numbers_ok,
     omissions_ok,
+    same_as_ok,
     text_parts,
 )
 from quizzer.bank.read.variables import PART_NAME_RE, Variable, parse_variables
@@ -72,6 +74,7 @@ PART_KEYS = {
     "carry": False,
     "omissions_ok": False,
     "needs": False,
+    "same_as_ok": False,
     "dtype": False,
     "layers": False,
     "layers_label": False,
@@ -126,6 +129,8 @@ class PartSpec(Record):
     """Steps the omission lint may find left out without harm, each with the reason."""
     needs: tuple[Need, ...] = ()
     """What every draw must satisfy for the part to make sense (a finding of the check where it does not)."""
+    same_as_ok: tuple[SameAsOk, ...] = ()
+    """Earlier parts whose answers this part's may equal by design, each with the reason."""
 
     def field(self, name: str) -> str:
         """``name`` as a problem names it: as written for part 1, under ``parts[i].`` for a later part.
@@ -297,6 +302,7 @@ def _part(r: Reader, number: int, kind: str, *, required_tldr: bool) -> PartSpec
         per_layer=_typed(r, context[3], bool, False),
         omissions_ok=omissions_ok(r),
         needs=needs(r),
+        same_as_ok=same_as_ok(r, number),
     )
 
 

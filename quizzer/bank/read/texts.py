@@ -11,6 +11,7 @@ FOLLOW_UP_KEYS = {"question", "answer", "when"}
 OMISSION_KEYS = {"step", "why"}
 NEED_KEYS = {"holds", "why"}
 NUMBER_KEYS = {"number", "why"}
+SAME_KEYS = {"part", "why"}
 
 
 class TextPart(Record):
@@ -40,6 +41,14 @@ class Need(Record):
     that speaks of sharding needs more than one GPU. A draw that breaks it is a finding of the check."""
 
     holds: Expr
+    why: str
+
+
+class SameAsOk(Record):
+    """An earlier part whose answer this part's may equal by design (``part``, its number), and why: a
+    per-GPU figure that is the total when nothing is sharded, a share that is the same under two readings."""
+
+    part: int
     why: str
 
 
@@ -120,6 +129,23 @@ def needs(r: Reader) -> tuple[Need, ...]:
     return tuple(out)
 
 
+def same_as_ok(r: Reader, number: int) -> tuple[SameAsOk, ...]:
+    """``same_as_ok = [{ part = 1, why = "..." }]``: earlier parts (of the part ``number``) this one may
+    equal."""
+    out: list[SameAsOk] = []
+    for f, t in r.table_list("same_as_ok", SAME_KEYS):
+        part = r.get(t, "part", int, f"{f}.part")
+        why = r.get(t, "why", str, f"{f}.why").strip()
+        if not 1 <= part < number:
+            raise r.error(f"{f}.part", f"must name an earlier part (1 to {number - 1}), got {part}")
+        if not why:
+            raise r.error(f"{f}.why", "must say why the two answers may be equal")
+        if any(s.part == part for s in out):
+            raise r.error(f"{f}.part", f"part {part} is declared twice")
+        out.append(SameAsOk(part, why))
+    return tuple(out)
+
+
 def numbers_ok(r: Reader) -> tuple[NumberOk, ...]:
     """``numbers_ok = [{ number = "2017", why = "..." }]``: numbers the teaching texts may write out."""
     out: list[NumberOk] = []
@@ -143,10 +169,12 @@ __all__ = [
     "Need",
     "NumberOk",
     "OmissionOk",
+    "SameAsOk",
     "TextPart",
     "follow_ups",
     "needs",
     "numbers_ok",
     "omissions_ok",
+    "same_as_ok",
     "text_parts",
 ]
