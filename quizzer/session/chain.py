@@ -31,7 +31,7 @@ def part_of(instance: Instance, number: int) -> Question:
 def grade_question(question: Question, answer: str) -> Verdict:
     """Grade ``answer`` against one part (or a one-part question): its tolerance, its mistakes, then the
     built-in ones that fit it (its dtype, the layers in scope, the unit a bare number means)."""
-    mistakes = [Mistake(m.name, m.value, m.feedback, m.title) for m in question.mistakes]
+    mistakes = [Mistake(m.name, m.value, m.feedback, m.title, m.family) for m in question.mistakes]
     return grade(
         answer, question.value, question.unit, question.tolerance, mistakes, context=grade_context(question)
     )

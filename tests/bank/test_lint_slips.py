@@ -289,3 +289,12 @@ def test_sliding_window_half_the_cache_is_k_and_v_forgotten() -> None:
         "kv-pair",
     )
     assert "×2 for K and V is missing" in str(verdict.feedback)
+
+
+def test_a_written_mistakes_family_reaches_the_verdict(tmp_path: Path) -> None:
+    """The family a template gives its mistake is the verdict's (Stats and the slip drills read it);
+    one that names none is "own". 40 GiB ÷ (32 × 8 × 128 × 2 bytes) = 655,360 tokens counts one of K, V."""
+    for family, expected in (('family = "kv-pair"', "kv-pair"), ("", "own")):
+        body = TOKENS_FIT.replace("{mistakes}", FORGOT_KV.replace("{family}", family))
+        verdict = _grade(tmp_path, body, "655360")
+        assert (verdict.mistake, verdict.mistake_family) == ("cache-halved", expected)

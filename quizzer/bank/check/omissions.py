@@ -303,7 +303,7 @@ def grade_omission(instance: Any, value: int | float) -> tuple[str, str | None] 
         return None  # wrong: outside even the close band
     from quizzer.bank.generate.render import grade_context
 
-    mistakes = [Mistake(m.name, m.value, m.feedback, m.title) for m in instance.mistakes]
+    mistakes = [Mistake(m.name, m.value, m.feedback, m.title, m.family) for m in instance.mistakes]
     verdict = grade(
         written(value, instance.unit),
         instance.value,

@@ -19,6 +19,8 @@ class MistakeValue(Record):
     feedback: str
     title: str = ""
     """For people ("Untied head left out"): the template's title, else one made from the name."""
+    family: str = "own"
+    """The slip family it is ("kv-pair", "dtype", ...): the template's, else "own"."""
 
 
 class Part(Record):

@@ -212,7 +212,7 @@ class _Renderer:
         per_unit = display_scale(spec.unit, spec.display) if spec.display else 1
         context = GradeContext(spec.display, dtype, layers, layers_label, spec.per_layer)
         slips = builtin_mistakes(value, spec.unit, context, tolerance=spec.tolerance)
-        own_mistakes = [Mistake(m.name, v, "", m.title) for _, m, v in chosen]
+        own_mistakes = [Mistake(m.name, v, "", m.title, m.family or "own") for _, m, v in chosen]
         figures = needed_figures(value, spec.tolerance, [*own_mistakes, *slips], per_unit=per_unit)
         try:
             self.shown["answer"] = answer_display(value, spec.unit, spec.display, figures)
@@ -227,6 +227,7 @@ class _Renderer:
                 value=v,
                 feedback=self.text(m.feedback, f"mistakes[{i}].feedback"),
                 title=m.title or title_from_name(m.name),
+                family=m.family or "own",
             )
             for i, m, v in chosen
         )
