@@ -106,7 +106,7 @@ def activation_checkpoint_bytes(
     t = Trace()
     value = t.step(
         "Saved checkpoints",
-        "n_tokens × n_layers × checkpoint_width × bytes(dtype)",
+        "tokens × n_layers × checkpoint width × bytes(dtype)",
         f"{num(tokens)} × {layers} × {num(width)} × {dtype_bytes_text(dtype)}",
         elements_bytes(tokens * layers * width, dtype),
         Unit.BYTES,

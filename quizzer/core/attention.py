@@ -65,12 +65,12 @@ def mla_attention_params(
     if q_rank:
         parts.append(
             t.step(
-                "Query down-projection", "d_model × q_lora_rank", f"{num(d)} × {num(q_rank)}", d * q_rank, P
+                "Query down-projection", "d_model × query rank", f"{num(d)} × {num(q_rank)}", d * q_rank, P
             )
         )
         shown = f"{num(q_rank)} × {h} × ({nope} + {rope})"
         parts.append(
-            t.step("Query up-projection", "q_lora_rank × H × (nope + rope)", shown, q_rank * h * qk, P)
+            t.step("Query up-projection", "query rank × H × (nope + rope)", shown, q_rank * h * qk, P)
         )
     else:
         shown = f"{num(d)} × {h} × ({nope} + {rope})"
@@ -79,22 +79,18 @@ def mla_attention_params(
     parts.append(
         t.step(
             "Key/value down-projection (latent + rotary key)",
-            "d_model × (kv_lora_rank + rope)",
+            "d_model × (KV rank + rope)",
             shown,
             d * (r + rope),
             P,
         )
     )
     shown = f"{r} × {h} × ({nope} + {v})"
-    parts.append(
-        t.step("Key/value up-projection", "kv_lora_rank × H × (nope + v)", shown, r * h * (nope + v), P)
-    )
+    parts.append(t.step("Key/value up-projection", "KV rank × H × (nope + v)", shown, r * h * (nope + v), P))
     parts.append(t.step("Output projection", "H × v × d_model", f"{h} × {v} × {num(d)}", h * v * d, P))
     if qkv_bias:
         width = q_rank + r + rope
-        parts.append(
-            t.step("Down-projection biases", "q_lora_rank + kv_lora_rank + rope", num(width), width, P)
-        )
+        parts.append(t.step("Down-projection biases", "query rank + KV rank + rope", num(width), width, P))
     if out_bias:
         parts.append(t.step("Output bias", "d_model", num(d), d, P))
     value = t.step("MLA block", "sum of the projections", " + ".join(num(x) for x in parts), sum(parts), P)

@@ -64,6 +64,15 @@ CONVENTION = (
 )
 
 
+def spoken(name: str) -> str:
+    """A format's name as the specifications write it, not as code: "fp4_e2m1" is "FP4 E2M1".
+
+    >>> spoken("fp4_e2m1"), spoken("e8m0"), spoken("fp8_e4m3 or fp8_e5m2")
+    ('FP4 E2M1', 'E8M0', 'FP8 E4M3 or FP8 E5M2')
+    """
+    return " or ".join(part.replace("_", " ").upper() for part in name.split(" or "))
+
+
 def block_format(dtype: str) -> BlockFormat:
     """The block-scaled format called ``dtype``.
 
@@ -93,15 +102,15 @@ def block_scaled_bits_per_value(dtype: str) -> Result:
     f = block_format(dtype)
     t = Trace()
     t.step(
-        f"Scale bits per value ({f.scale} per {f.block_size})",
-        "scale_bits / block",
+        f"Scale bits per value ({spoken(f.scale)} per {f.block_size})",
+        "scale bits / block",
         f"{f.scale_bits} / {f.block_size}",
         f.scale_bits / f.block_size,
         Unit.BITS_PER_PARAM,
     )
     bits = t.step(
-        f"Bits per {f.name} value ({f.element} + its share of the scale)",
-        "element_bits + scale_bits / block",
+        f"Bits per {f.name} value ({spoken(f.element)} + its share of the scale)",
+        "element bits + scale bits / block",
         f"{f.element_bits} + {f.scale_bits} / {f.block_size}",
         f.element_bits + f.scale_bits / f.block_size,
         Unit.BITS_PER_PARAM,
@@ -115,15 +124,15 @@ def _scaled_parts(t: Trace, f: BlockFormat, rows: int, cols: int, n_tensors: int
     lead, size = ("rows × ", f"{num(rows)} × ") if rows > 1 else ("", "")
     axis = "cols" if rows > 1 else "n"
     values = t.step(
-        f"{f.element} values, packed",
-        f"{lead}⌈{axis} × element_bits / 8⌉",
+        f"{spoken(f.element)} values, packed",
+        f"{lead}⌈{axis} × element bits / 8⌉",
         f"{size}⌈{num(cols)} × {f.element_bits} / 8⌉",
         rows * -(-cols * f.element_bits // 8),
         Unit.BYTES,
     )
     scales = t.step(
-        f"{f.scale} block scales, one per {f.block_size} values" + (" of a row" if rows > 1 else ""),
-        f"{lead}⌈{axis} / block⌉ × scale_bits / 8",
+        f"{spoken(f.scale)} block scales, one per {f.block_size} values" + (" of a row" if rows > 1 else ""),
+        f"{lead}⌈{axis} / block⌉ × scale bits / 8",
         f"{size}⌈{num(cols)} / {f.block_size}⌉ × {f.scale_bits} / 8",
         rows * -(-cols // f.block_size) * f.scale_bits // 8,
         Unit.BYTES,
@@ -133,7 +142,7 @@ def _scaled_parts(t: Trace, f: BlockFormat, rows: int, cols: int, n_tensors: int
         parts.append(
             t.step(
                 "fp32 per-tensor scales",
-                "n_tensors × 32 / 8",
+                "tensors × 32 / 8",
                 f"{num(n_tensors)} × 4",
                 n_tensors * f.tensor_scale_bits // 8,
                 Unit.BYTES,
@@ -232,7 +241,7 @@ def fp8_block_scaled_bytes(
     n_scales = math.ceil(r / br) * math.ceil(c / bc)
     scales = t.step(
         f"Scales, one per {num(br)} × {num(bc)} block",
-        "⌈rows / br⌉ × ⌈cols / bc⌉ × scale_bits / 8",
+        "⌈rows / br⌉ × ⌈cols / bc⌉ × scale bits / 8",
         f"⌈{num(r)} / {num(br)}⌉ × ⌈{num(c)} / {num(bc)}⌉ × {s} / 8",
         n_scales * s // 8,
         Unit.BYTES,
@@ -279,14 +288,14 @@ def mixed_weights_bytes(
     elif nq:
         quantized = t.step(
             f"Quantized parameters in {quant_dtype}",
-            "⌈n_quantized × bytes(dtype)⌉",
+            "⌈quantized parameters × bytes(dtype)⌉",
             f"{num(nq)} × {dtype_bytes_text(quant_dtype)}",
             elements_bytes(nq, quant_dtype),
             Unit.BYTES,
         )
     rest = t.step(
         f"The other parameters in {rest_dtype}",
-        "(n_params − n_quantized) × bytes(dtype)",
+        "(parameters − quantized parameters) × bytes(dtype)",
         f"({num(n)} − {num(nq)}) × {dtype_bytes_text(rest_dtype)}",
         elements_bytes(n - nq, rest_dtype),
         Unit.BYTES,

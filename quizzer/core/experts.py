@@ -77,19 +77,25 @@ def moe_mlp_params(
         d_ff_shared=d_ff_shared,
         expert_bias=expert_bias,
     )
-    expert = mlp_params(d_model, d_ff_expert, gated, expert_bias)
+    expert = mlp_params(d_model, d_ff_expert, gated, expert_bias, width="expert width")
     same_width = parts.shared == n_shared_experts * parts.expert
     shared_one = parts.shared // n_shared_experts if n_shared_experts else 0
     results = []
-    for label, k in (("all experts", n_experts), ("active experts", experts_per_token)):
+    for label, k, name in (
+        ("all experts", n_experts, "n_experts"),
+        ("active experts", experts_per_token, "k"),
+    ):
         t = Trace()
         per = t.use(expert)
         r = t.use(router_params(d_model, n_experts, router_bias))
         if same_width:
             shared = f" + {num(n_shared_experts)} shared" if n_shared_experts else ""
-            formula, shown = "router + (k + shared) × expert", f"{num(r)} + ({num(k)}{shared}) × {num(per)}"
+            formula, shown = (
+                f"router + ({name} + shared) × expert",
+                f"{num(r)} + ({num(k)}{shared}) × {num(per)}",
+            )
         else:
-            formula = "router + k × expert + shared × shared expert"
+            formula = f"router + {name} × expert + shared × shared expert"
             shown = f"{num(r)} + {num(k)} × {num(per)} + {num(n_shared_experts)} × {num(shared_one)}"
         value = t.step(f"MoE MLP, {label}", formula, shown, r + k * per + parts.shared, P)
         results.append(t.done(value, P, "per MoE layer; the router and shared experts count as active"))

@@ -51,7 +51,7 @@ def decode_step_time(
             Unit.BYTES,
         )
     aggregate = t.step(
-        "Aggregate HBM bandwidth", "n_gpus × bandwidth", f"{gpus} × {num(bw)}", gpus * bw, Unit.BYTES_PER_S
+        "Aggregate HBM bandwidth", "GPUs × bandwidth", f"{gpus} × {num(bw)}", gpus * bw, Unit.BYTES_PER_S
     )
     shown = f"{num(read)} / {num(aggregate)}"
     label = "Memory-bound step time"
@@ -80,7 +80,7 @@ def compute_step_time(n_params: int, batch: int, n_gpus: int, peak_flops: float)
     flops = t.use(inference_flops(n, b))
     shown, label = f"{num(flops)} / ({gpus} × {num(peak)})", "Compute-bound step time"
     value = t.step(
-        label, "FLOPs / (n_gpus × peak)", shown, flops / (gpus * peak), Unit.SECONDS, t.steps[-1].factors
+        label, "FLOPs / (GPUs × peak)", shown, flops / (gpus * peak), Unit.SECONDS, t.steps[-1].factors
     )
     return t.done(value, Unit.SECONDS, "compute-bound " + _ROOFLINE + "; FLOP = 2 per multiply-add")
 
@@ -123,14 +123,12 @@ def generate_step_time(
     t = Trace()
     weights = t.use(weights_bytes(n, dtype))
     shown = f"{b} × {num(kv)} / ({gpus} × {num(bw)})"
-    kv_time = t.step(
-        "KV-cache read time", "B × KV / (n_gpus × BW)", shown, b * kv / (gpus * bw), Unit.SECONDS
-    )
-    shown, formula = f"2 × {b} × {num(n)} / ({gpus} × {num(peak)})", "2 × B × N / (n_gpus × FLOP/s)"
+    kv_time = t.step("KV-cache read time", "B × KV / (GPUs × BW)", shown, b * kv / (gpus * bw), Unit.SECONDS)
+    shown, formula = f"2 × {b} × {num(n)} / ({gpus} × {num(peak)})", "2 × B × N / (GPUs × FLOP/s)"
     math_time = t.step("Matmul time", formula, shown, 2 * b * n / (gpus * peak), Unit.SECONDS)
     shown = f"{num(weights)} / ({gpus} × {num(bw)})"
     load_time = t.step(
-        "Weight load time", "weight bytes / (n_gpus × BW)", shown, weights / (gpus * bw), Unit.SECONDS
+        "Weight load time", "weight bytes / (GPUs × BW)", shown, weights / (gpus * bw), Unit.SECONDS
     )
     shown = f"{num(kv_time)} + max({num(math_time)}, {num(load_time)})"
     formula = "KV time + max(matmul time, weight load time)"
@@ -160,7 +158,7 @@ def prefill_time(n_params: int, n_tokens: int, n_gpus: int, peak_flops: float, m
     t = Trace()
     flops, factors = t.use(inference_flops(n, tokens)), t.steps[-1].factors
     shown = f"{gpus} × {num(peak)} × {num(mfu)}"
-    achieved = t.step("Achieved throughput", "n_gpus × peak × MFU", shown, gpus * peak * mfu, Unit.FLOP_PER_S)
+    achieved = t.step("Achieved throughput", "GPUs × peak × MFU", shown, gpus * peak * mfu, Unit.FLOP_PER_S)
     shown = f"{num(flops)} / {num(achieved)}"
     value = t.step("Prefill time", "FLOPs / achieved FLOP/s", shown, flops / achieved, Unit.SECONDS, factors)
     return t.done(value, Unit.SECONDS, f"compute-bound at MFU {num(mfu)}; attention FLOPs ignored")

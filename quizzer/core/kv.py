@@ -129,7 +129,7 @@ def mla_kv_bytes_per_token(
     shown = f"{layers} × ({r} + {rope}) × {dtype_bytes_text(dtype)}"
     value = t.step(
         "MLA cache per token (latent + rotary key)",
-        "L × (kv_lora_rank + rope) × bytes(dtype)",
+        "L × (KV rank + rope) × bytes(dtype)",
         shown,
         elements_bytes(layers * (r + rope), dtype),
         B,

@@ -105,11 +105,11 @@ def lora_all_linear_params(
     f, head_dim = count("d_ff", d_ff), count("head_dim", head_dim)
     q_dim, kv_dim = count("n_heads", n_heads) * head_dim, count("n_kv_heads", n_kv_heads) * head_dim
     shapes = [
-        ("q_proj", d, q_dim, 1),
-        ("k_proj and v_proj", d, kv_dim, 2),
-        ("o_proj", q_dim, d, 1),
-        ("gate_proj and up_proj", d, f, 2),
-        ("down_proj", f, d, 1),
+        ("`q_proj`", d, q_dim, 1),
+        ("`k_proj` and `v_proj`", d, kv_dim, 2),
+        ("`o_proj`", q_dim, d, 1),
+        ("`gate_proj` and `up_proj`", d, f, 2),
+        ("`down_proj`", f, d, 1),
     ]
     t = Trace()
     parts = []

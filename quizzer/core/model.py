@@ -168,9 +168,7 @@ def _model_trace(spec: ModelSpec, active: bool) -> Result:
     d = spec.d_model
     if spec.type_vocab_size:
         shown = f"{num(spec.type_vocab_size)} × {num(d)}"
-        terms.append(
-            t.step("Token-type table", "type_vocab_size × d_model", shown, spec.type_vocab_size * d, P)
-        )
+        terms.append(t.step("Token-type table", "token types × d_model", shown, spec.type_vocab_size * d, P))
         names.append("token types")
     if spec.positions == "learned":
         terms.append(t.use(position_params(spec.n_positions, d)))

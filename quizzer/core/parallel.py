@@ -35,7 +35,7 @@ def _ring_result(label: str, total_bytes: int | float, n_gpus: int) -> Result:
 def _buffer(t: Trace, label: str, n_params: int | float, dtype: str) -> int:
     n, size = count("n_params", n_params), dtype_bytes(dtype)
     value = math.ceil(n * size)
-    return int(t.step(label, "n_params × bytes(dtype)", f"{num(n)} × {num(size)}", value, Unit.BYTES))
+    return int(t.step(label, "parameters × bytes(dtype)", f"{num(n)} × {num(size)}", value, Unit.BYTES))
 
 
 def _one_step(label: str, formula: str, subst: str, value: Number | Fraction, unit: str, why: str) -> Result:

@@ -219,10 +219,13 @@ def _attention_with_value_width(
     return t.done(value, P, "per layer; value heads v_head_dim wide")
 
 
-def mlp_params(d_model: int, d_ff: int, gated: bool = True, bias: bool = False) -> Result:
+def mlp_params(
+    d_model: int, d_ff: int, gated: bool = True, bias: bool = False, *, width: str = "d_ff"
+) -> Result:
     """One MLP: gated (SwiGLU/GeGLU: gate, up, down) 3·d·d_ff, plain (GELU/ReLU: up, down) 2·d·d_ff.
 
-    Biases add d_ff per up-type matrix and d for the down projection.
+    Biases add d_ff per up-type matrix and d for the down projection. ``width`` names d_ff in the
+    formulas (an expert's MLP is "expert width", not the model's d_ff).
 
     >>> mlp_params(4096, 11008).value
     135266304
@@ -235,17 +238,19 @@ def mlp_params(d_model: int, d_ff: int, gated: bool = True, bias: bool = False) 
     names = "gate and up" if gated else "up"
     up = t.step(
         f"MLP {names} projection{'s' if gated else ''}",
-        f"{n_up} × d_model × d_ff",
+        f"{n_up} × d_model × {width}",
         f"{n_up} × {num(d_model)} × {num(d_ff)}",
         n_up * d_model * d_ff,
         P,
     )
-    down = t.step("MLP down projection", "d_ff × d_model", f"{num(d_ff)} × {num(d_model)}", d_ff * d_model, P)
+    down = t.step(
+        "MLP down projection", f"{width} × d_model", f"{num(d_ff)} × {num(d_model)}", d_ff * d_model, P
+    )
     total = up + down
     if bias:
         total += t.step(
             "MLP biases",
-            f"{n_up} × d_ff + d_model",
+            f"{n_up} × {width} + d_model",
             f"{n_up} × {num(d_ff)} + {num(d_model)}",
             n_up * d_ff + d_model,
             P,

@@ -40,13 +40,13 @@ def _parts(
         subst = f"({num(scale_bits)} + {num(zero_point_bits)}) / {num(group_size)}"
         value = Fraction(scale_bits + zero_point_bits, group_size)
         parts.append(
-            ("Per-group scale and zero point", "(scale_bits + zero_bits) / group_size", subst, value)
+            ("Per-group scale and zero point", "(scale bits + zero-point bits) / group size", subst, value)
         )
     else:
         subst, value = f"{num(scale_bits)} / {num(group_size)}", Fraction(scale_bits, group_size)
-        parts.append(("Per-group scale", "scale_bits / group_size", subst, value))
+        parts.append(("Per-group scale", "scale bits / group size", subst, value))
     if double_quant_group:
-        formula = "second_scale_bits / (group_size × double_quant_group)"
+        formula = "second-level scale bits / (group size × groups per second-level group)"
         subst = f"{num(second_scale_bits)} / ({num(group_size)} × {num(double_quant_group)})"
         value = Fraction(second_scale_bits, group_size * double_quant_group)
         parts.append(("Second-level constant (double quantization)", formula, subst, value))
@@ -170,7 +170,7 @@ def quantized_weights_bytes(
     )
     total = t.step(
         "Quantized weight bytes",
-        "⌈n_params × effective bits / 8⌉",
+        "⌈parameters × effective bits / 8⌉",
         f"⌈{num(n_params)} × {num(effective)} / 8⌉",
         math.ceil(n_params * effective / 8),
         Unit.BYTES,

@@ -37,7 +37,7 @@ def chinchilla_tokens(n_params: int | float, tokens_per_param: int | float = 20)
     t = Trace()
     tokens = t.step(
         "Compute-optimal tokens",
-        "tokens_per_param × N",
+        "tokens per parameter × N",
         f"{num(tokens_per_param)} × {num(n_params)}",
         tokens_per_param * n_params,
         Unit.TOKENS,
@@ -88,7 +88,7 @@ def chinchilla_params_for_compute(compute_flops: int | float, tokens_per_param: 
     t = Trace()
     params = t.step(
         "Compute-optimal parameters",
-        "√(C / (6 × tokens_per_param))",
+        "√(C / (6 × tokens per parameter))",
         f"√({num(compute_flops)} / (6 × {num(tokens_per_param)}))",
         math.sqrt(compute_flops / (6 * tokens_per_param)),
         Unit.PARAMS,
@@ -115,7 +115,7 @@ def chinchilla_tokens_for_compute(compute_flops: int | float, tokens_per_param: 
     params = t.use(chinchilla_params_for_compute(compute_flops, tokens_per_param))
     tokens = t.step(
         "Compute-optimal tokens",
-        "tokens_per_param × N",
+        "tokens per parameter × N",
         f"{num(tokens_per_param)} × {num(params)}",
         float(tokens_per_param * params),
         Unit.TOKENS,

@@ -45,7 +45,7 @@ def training_time_from_flops(
     t = Trace()
     throughput = t.step(
         "Achieved cluster throughput",
-        "n_gpus × peak × MFU",
+        "GPUs × peak × MFU",
         f"{num(n_gpus)} × {num(peak_flops)} × {num(mfu)}",
         float(n_gpus * peak_flops * mfu),
         Unit.FLOP_PER_S,
@@ -222,7 +222,7 @@ def mfu_from_throughput(achieved_flops_per_s: int | float, n_gpus: int, peak_flo
     t = Trace()
     per_gpu = t.step(
         "Achieved throughput per GPU",
-        "achieved / n_gpus",
+        "achieved / GPUs",
         f"{num(achieved_flops_per_s)} / {num(n_gpus)}",
         achieved_flops_per_s / n_gpus,
         Unit.FLOP_PER_S,

@@ -44,7 +44,7 @@ def vit_patch_count(image_size: int, patch_size: int) -> Result:
     t = Trace()
     side = t.step(
         "Patches per side",
-        "image_size / patch_size",
+        "image size / patch size",
         f"{num(image_size)} / {num(patch_size)}",
         image_size // patch_size,
         Unit.COUNT,

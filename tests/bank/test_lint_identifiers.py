@@ -8,11 +8,15 @@ W_q), or quotes it as code in backticks.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from quizzer.bank.check.registry import chosen
 from quizzer.bank.check.run import check_template
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import load_bank
+from quizzer.core.trace import Trace
 
 PACK = """
 [[template]]
@@ -146,15 +150,25 @@ def _calc(tmp_path: Path, **fields: str) -> tuple[str, list[TemplateError]]:
     return _findings(tmp_path, pack=CALC.format(**fields), tid="calc")
 
 
-def test_a_calculators_step_writing_a_name_is_named_at_the_answer(tmp_path: Path) -> None:
-    """chinchilla_tokens' step reads "tokens_per_param × N": a fix in quizzer/core."""
-    path, problems = _calc(
-        tmp_path,
-        prompt="A {n:si} model: compute-optimal tokens?",
-        variables="n = { choices = [70000000000] }",
-        expr="chinchilla_tokens(n)",
-        unit="tokens",
-    )
+def test_a_calculators_step_writing_a_name_is_named_at_the_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A step of chinchilla_tokens planted to read "tokens_per_param × N" (as it once did): a fix in
+    quizzer/core; as the core writes it ("tokens per parameter × N"), no finding."""
+    fields = {
+        "prompt": "A {n:si} model: compute-optimal tokens?",
+        "variables": "n = { choices = [70000000000] }",
+        "expr": "chinchilla_tokens(n)",
+        "unit": "tokens",
+    }
+    assert _calc(tmp_path, **fields)[1] == []
+    real = Trace.step
+
+    def planted(self: Trace, label: str, formula: str, *args: Any, **kwargs: Any) -> Any:
+        return real(self, label, formula.replace("tokens per parameter", "tokens_per_param"), *args, **kwargs)
+
+    monkeypatch.setattr(Trace, "step", planted)
+    path, problems = _calc(tmp_path, **fields)
     assert [(p.path, p.template_id, p.field) for p in problems] == [(path, "calc", "answer.expr")]
     assert "writes 'tokens_per_param'" in problems[0].message
     assert "quizzer/core" in problems[0].message
@@ -182,9 +196,18 @@ def _model(tmp_path: Path, model: str) -> tuple[str, list[TemplateError]]:
     )
 
 
-def test_a_row_naming_k_while_it_shows_the_expert_count_is_named(tmp_path: Path) -> None:
-    """The issue's "router + (k + shared) × expert" on Mixtral's row of all experts: it shows 8 (the
-    experts) under the name k (Mixtral routes each token to 2)."""
+def test_a_row_naming_k_while_it_shows_the_expert_count_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The issue's "router + (k + shared) × expert" on Mixtral's row of all experts, planted back: it shows
+    8 (the experts) under the name k (Mixtral routes each token to 2). The core now writes n_experts there."""
+    assert _model(tmp_path, "mixtral-8x7b")[1] == []
+    real = Trace.step
+
+    def planted(self: Trace, label: str, formula: str, *args: Any, **kwargs: Any) -> Any:
+        return real(self, label, formula.replace("(n_experts + shared)", "(k + shared)"), *args, **kwargs)
+
+    monkeypatch.setattr(Trace, "step", planted)
     path, problems = _model(tmp_path, "mixtral-8x7b")
     assert [(p.path, p.field) for p in problems] == [(path, "answer.expr")]
     message = problems[0].message

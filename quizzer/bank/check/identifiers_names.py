@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from quizzer.bank.expr.notation import NOTATION
 from quizzer.bank.expr.text import PLACEHOLDER_RE
 
 #: A word with an underscore between letters or digits: ``no_dq``, ``tokens_per_param``, ``fp4_e2m1``.
@@ -12,23 +13,6 @@ IDENTIFIER_RE = re.compile(r"(?<![\w`])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?!
 CODE_SPAN_RE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
 #: Math notation: one letter with a subscript of at most three letters or digits (W_q, N_opt, c_KV, T_c).
 _SUBSCRIPT_RE = re.compile(r"[A-Za-z]_[A-Za-z0-9]{1,3}")
-
-#: The shape of a transformer as the literature and every formula of the core name it: notation, not code.
-#: (The core's ModelSpec fields beyond these are code: say them in words.)
-NOTATION = frozenset(
-    {
-        "d_model",  # Vaswani et al.'s width
-        "d_ff",  # the feed-forward width (Vaswani et al.)
-        "head_dim",  # the width of one attention head
-        "n_layers",  # the decoder's layers
-        "n_heads",  # the query heads
-        "n_kv_heads",  # the key/value heads of grouped-query attention
-        "n_experts",  # an MoE layer's routed experts
-        "n_positions",  # a learned position table's rows (GPT-2)
-        "vocab_size",  # the embedding table's rows
-        "seq_len",  # the tokens of a sequence
-    }
-)
 
 
 def is_notation(name: str) -> bool:

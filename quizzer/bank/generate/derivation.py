@@ -8,6 +8,7 @@ from typing import Any
 
 from quizzer.bank.errors import ExprError, TemplateError
 from quizzer.bank.expr.expression import Budget, Expr, num_or_repr, plain
+from quizzer.bank.expr.notation import field_words
 from quizzer.bank.read.names import PRESET_FIELDS, calculators
 from quizzer.bank.read.schema import Template
 from quizzer.core.trace import Result, Step
@@ -37,13 +38,13 @@ class Tracing(dict[str, Any]):
 
 def variable_labels(template: Template) -> dict[str, str]:
     """How formulas name the template's (part 1's) variables in words: a variable's ``label``; the fields
-    of its only preset variable by the field name (``model_n_layers`` as n_layers), as the core's formulas
-    name them."""
+    of its only preset variable as the core's formulas name them (``model_n_layers`` as n_layers), in words
+    where the field's name is code (``model_kv_lora_rank`` as KV rank)."""
     labels: dict[str, str] = {}
     variables = template.main.variables
     presets = [v for v in variables if v.kind == "preset"]
     if len(presets) == 1:
-        labels.update({f"{presets[0].name}_{f}": f for f in PRESET_FIELDS if f != "title"})
+        labels.update({f"{presets[0].name}_{f}": field_words(f) for f in PRESET_FIELDS if f != "title"})
     labels.update({v.name: v.label for v in variables if v.label})
     return labels
 
