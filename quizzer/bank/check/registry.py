@@ -7,6 +7,7 @@ from quizzer.bank.check.contained import Contained
 from quizzer.bank.check.degenerate import Degenerate
 from quizzer.bank.check.giveaway import Giveaway
 from quizzer.bank.check.identifiers import Identifiers
+from quizzer.bank.check.leaks import Leaks
 from quizzer.bank.check.lints import Omissions, ToleranceText
 from quizzer.bank.check.literals import Literals
 from quizzer.bank.check.precision import Precision
@@ -19,6 +20,7 @@ LINTS: tuple[type[Lint], ...] = (
     Giveaway,
     Literals,
     Identifiers,
+    Leaks,
     Contained,
     Degenerate,
     SlipCoverage,
