@@ -174,9 +174,7 @@ def test_same_as_ok_must_name_an_earlier_part_and_say_why(tmp_path: Path) -> Non
     ):
         path = tmp_path / "pack.toml"
         path.write_text(
-            CHAIN.format(
-                weights="16", gpus="2", copies="1", needs="", part_needs=same, display="", third=""
-            ),
+            CHAIN.format(weights="16", gpus="2", copies="1", needs="", part_needs=same, display="", third=""),
             encoding="utf-8",
         )
         (problem,) = load_bank([str(path)]).problems()
