@@ -339,6 +339,19 @@ def test_lora_training_memory_adapters_left_out() -> None:
     feedback = graded_as(inst, in_gb(frozen), "frozen-weights-only")
     assert f"{adapters:,}" in feedback
     assert "16 bytes each" in feedback
+    # the adapters' bf16 weights alone (2 bytes each) are 0.15% of the frozen weights here, inside the band
+    # of frozen-weights-only: that mistake names it (its feedback asks for 16 bytes per adapter parameter)
+    graded_as(inst, in_gb(frozen + 2 * adapters), "frozen-weights-only")
+
+
+def test_lora_training_memory_adapter_weights_only() -> None:
+    """Where the adapters are large enough to tell apart (rank 64 on Mistral 7B: about 2% of the base),
+    counting only their bf16 weights, 2 bytes of the 16, is its own mistake."""
+    inst = make("lora-training-memory", model="mistral-7b", base_dtype="bf16", rank=64)
+    v = given(inst)
+    adapters = all_linear(v)
+    frozen = 2 * v["base"]
+    assert inst.value == frozen + 16 * adapters
     weights_only = graded_as(inst, in_gb(frozen + 2 * adapters), "adapter-weights-only")
     assert "16 bytes per adapter parameter" in weights_only
 
