@@ -368,6 +368,8 @@ def test_plain_chain_answered_right(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert -1 not in at
     assert at == sorted(at)
     assert out.count("answer> ") == 3
+    # as in the app, part 1's worked explanation (which may work out later parts) comes after the last part
+    assert at[-1] < out.find("Part 1, worked:") < out.find("Multiply the racks by the GPUs in each.")
 
 
 def test_plain_chain_wrong_then_consistent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

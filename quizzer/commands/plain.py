@@ -79,7 +79,9 @@ def _read() -> str:
 
 def _ask(session: DrillSession, instance: Instance) -> None:
     """Ask the question, then each later part of a chain, until every part is graded or skipped: after a
-    part's verdict its true value and explanation are shown, and the next part's prompt shows it."""
+    part's verdict its true value and explanation are shown (part 1 of a chain: its TL;DR, its explanation
+    once every part is done, as in the app: it may work out what later parts ask), and the next part's
+    prompt shows it."""
     out = sys.stdout
     turn = session.turn
     chain = instance.part_count > 1
@@ -101,12 +103,18 @@ def _ask(session: DrillSession, instance: Instance) -> None:
             out.write(f"→ {markdown_to_text(verdict.message)}\n\n")
             if question.number > 1:
                 out.write(f"{part_answer_text(question)}\n")
+            elif chain:  # as in the app: part 1's explanation would answer later parts; it comes at the end
+                out.write(
+                    f"{label}: {instance.display}\n\nTL;DR: {markdown_to_text(instance.tldr.strip())}\n"
+                )
             else:
                 out.write(
                     f"{label}: {instance.display}\n\n{markdown_to_text(instance.explanation.strip())}\n\n"
                     f"TL;DR: {markdown_to_text(instance.tldr.strip())}\n"
                 )
             break
+    if chain:
+        out.write(f"\nPart 1, worked:\n\n{markdown_to_text(instance.explanation.strip())}\n")
 
 
 def _score(session: DrillSession) -> str:
