@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from quizzer.bank.check.base import Lint
@@ -14,7 +15,13 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from quizzer.bank.generate.instance import Instance, Part
+    from quizzer.bank.read.schema import Template
     from quizzer.core.trace import Step
+
+#: An earlier part's answer used as a noun in a mistake's feedback ("but the {part1} holds only"): masked
+#: before answering, it reads "the … holds only".
+#: (A styled number, "the {part3:count} sequences", masks to "the … sequences": it reads.)
+GARBLED_RE = re.compile(r"\b(the|a|an|this|that)\s+\{part(\d+)\}\s+([a-z]+)")
 
 #: How each verdict of a number reads in a finding.
 _GRADES = {
@@ -75,6 +82,21 @@ class Giveaway(Lint):
 
     name = "giveaway"
     finds = "a text shown before a part is answered that holds its answer, or a later part's"
+
+    def __init__(self, template: Template) -> None:
+        super().__init__(template)
+        for spec in template.parts:
+            for i, mistake in enumerate(spec.mistakes):
+                if match := GARBLED_RE.search(mistake.feedback):
+                    self.report(
+                        spec,
+                        f"mistakes[{i}].feedback",
+                        "garbled",
+                        f"writes {match.group(0)!r}: the Common mistakes section, read before "
+                        f"answering, hides that answer and reads '{match.group(1)} … {match.group(3)}'; "
+                        f'name it in words with the number after it ("the cache of part '
+                        f'{match.group(2)}, {{part{match.group(2)}}}, holds") or leave it out',
+                    )
 
     def visit(self, instance: Instance, seed: int) -> None:
         givens = shown_numbers(instance)
