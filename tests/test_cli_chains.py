@@ -525,9 +525,9 @@ def test_show_and_grade_of_a_chain_leave_out_what_start_up_avoids(argv: list[str
     assert proc.stdout.strip().splitlines()[-1] == "LOADED:"
 
 
-def test_show_lists_the_common_mistakes_without_the_answers(capsys: pytest.CaptureFixture[str]) -> None:
-    """chain-arithmetic#3: the "Common mistakes" section names each mistake of every part, before or after
-    answering, and hides nothing but numbers that are answers."""
+def test_show_lists_the_common_mistakes_by_title_before_answering(capsys: pytest.CaptureFixture[str]) -> None:
+    """chain-arithmetic#3: the "Common mistakes" section names each mistake of every part; its feedback,
+    in the instance's numbers, comes with the answers (`show`), the titles alone before (`--no-answer`)."""
     data, gpus, _, _ = arithmetic(capsys, 3)
     rows = {row["title"]: row["text"] for row in data["common_mistakes"]}
     v = data["variables"]
@@ -535,10 +535,14 @@ def test_show_lists_the_common_mistakes_without_the_answers(capsys: pytest.Captu
     assert rows["Part 1: Added"] == (
         f"You added {v['racks']} and {v['per_rack']}: every rack holds {v['per_rack']} GPUs, so multiply."
     )
-    assert rows["Part 2: Jobs added to GPUs"] == (  # part 1's answer hidden
-        f"You added the jobs of one GPU to the GPU count: multiply … by {v['jobs_per_gpu']}."
+    assert rows["Part 2: Jobs added to GPUs"] == (  # whole, with the answers
+        f"You added the jobs of one GPU to the GPU count: multiply {gpus} by {v['jobs_per_gpu']}."
     )
     assert main(["show", "chain-arithmetic#3", "--no-answer", *PACK]) == 0
     plain = capsys.readouterr().out
-    assert "Common mistakes:\n- Part 1: Added: You added" in plain
+    assert (
+        "Common mistakes to avoid:\n- Part 1: Added\n- Part 2: Jobs added to GPUs\n- Part 3: Multiplied"
+        in plain
+    )
+    assert "You added" not in plain
     assert f"multiply {gpus} by" not in plain

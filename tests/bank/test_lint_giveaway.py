@@ -290,19 +290,3 @@ def test_a_ratio_is_given_away_by_a_ratio_not_by_a_count_of_something(tmp_path: 
     assert _findings(tmp_path, RATIO.format(convention="A decode worker takes 10 requests.")) == []
     (problem,) = _findings(tmp_path, RATIO.format(convention="Prefill is often 10 times faster."))
     assert "'10 times', which grades exact as the answer" in problem.message
-
-
-def _garbled(tmp_path: Path, feedback: str) -> list[TemplateError]:
-    mistake = f'\n[[template.parts.mistakes]]\nname = "once"\nanswer = "part1"\nfeedback = "{feedback}"\n'
-    prompt2 = "The buffer of {part1} is copied {copies} times. How many bytes in all?"
-    return _findings(tmp_path, CHAIN.format(prompt2=prompt2) + mistake)
-
-
-def test_an_earlier_answer_used_as_a_noun_in_feedback_is_named(tmp_path: Path) -> None:
-    """sliding-window-kv-cache's "but the {part1} holds only": masked before answering, 'the … holds'."""
-    (problem,) = _garbled(tmp_path, "That is one copy: the {part1} holds one buffer, not {copies}.")
-    assert problem.field == "parts[0].mistakes[0].feedback"
-    assert "reads 'the … holds'" in problem.message
-    # named in words, the number beside it, or a styled number before a noun: readable when masked
-    assert _garbled(tmp_path, "That is one copy, {part1}: multiply by {copies}.") == []
-    assert _garbled(tmp_path, "That is the {part1:count} bytes of one copy.") == []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from quizzer.bank.check.base import Lint
@@ -15,13 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from quizzer.bank.generate.instance import Instance, Part
-    from quizzer.bank.read.schema import Template
     from quizzer.core.trace import Step
-
-#: An earlier part's answer used as a noun in a mistake's feedback ("but the {part1} holds only"): masked
-#: before answering, it reads "the … holds only".
-#: (A styled number, "the {part3:count} sequences", masks to "the … sequences": it reads.)
-GARBLED_RE = re.compile(r"\b(the|a|an|this|that)\s+\{part(\d+)\}\s+([a-z]+)")
 
 #: How each verdict of a number reads in a finding.
 _GRADES = {
@@ -37,8 +30,8 @@ def _fix(shown: Shown, number: int, chain: bool) -> str:
     field = shown.field
     if field.startswith("mistakes[") or ".mistakes[" in field:
         return (
-            "reword it: the Common mistakes section is read before answering, and its mask hides only "
-            "numbers that are answers (not a title, a name, or an answer written in words)"
+            "reword the title: the Common mistakes section shows its titles before answering (the "
+            "feedback after)"
         )
     if field.endswith("answer.expr") and shown.answered + 1 == number:
         return (
@@ -70,7 +63,7 @@ def _fix(shown: Shown, number: int, chain: bool) -> str:
 
 class Giveaway(Lint):
     """A text shown before a part is answered (the prompts as `show --no-answer` prints them, the
-    conventions, the part's nudges and hints, the masked Common mistakes, an earlier part's TL;DR and
+    conventions, the part's nudges and hints, the Common mistakes' titles, an earlier part's TL;DR and
     explanation) that holds a number, or a product written out ("12 × 12"), which would grade right as
     that part's answer, in any unit, scale or rounding the grader reads (3 figures or more when rounded).
 
@@ -82,21 +75,6 @@ class Giveaway(Lint):
 
     name = "giveaway"
     finds = "a text shown before a part is answered that holds its answer, or a later part's"
-
-    def __init__(self, template: Template) -> None:
-        super().__init__(template)
-        for spec in template.parts:
-            for i, mistake in enumerate(spec.mistakes):
-                if match := GARBLED_RE.search(mistake.feedback):
-                    self.report(
-                        spec,
-                        f"mistakes[{i}].feedback",
-                        "garbled",
-                        f"writes {match.group(0)!r}: the Common mistakes section, read before "
-                        f"answering, hides that answer and reads '{match.group(1)} … {match.group(3)}'; "
-                        f'name it in words with the number after it ("the cache of part '
-                        f'{match.group(2)}, {{part{match.group(2)}}}, holds") or leave it out',
-                    )
 
     def visit(self, instance: Instance, seed: int) -> None:
         givens = shown_numbers(instance)

@@ -60,11 +60,10 @@ def shown_texts(template: Template, instance: Instance) -> Iterator[Shown]:
                 steps = (hint, *step_inputs(hint, part.derivation))
                 yield Shown(spec, "answer.expr", where, text, spec.number - 1, steps=steps)
     index = {(spec.number, m.name): i for spec in template.parts for i, m in enumerate(spec.mistakes)}
-    for row in mistake_rows(instance):
+    for row in mistake_rows(instance):  # before answering, the titles alone (their feedback comes after)
         spec, i = template.parts[row.part - 1], index[(row.part, row.name)]
-        where = "the Common mistakes section (shown before answering, numbers that are answers hidden)"
+        where = "the Common mistakes section (its titles, shown before answering)"
         yield Shown(spec, f"mistakes[{i}].title", where, row.title, 0)
-        yield Shown(spec, f"mistakes[{i}].feedback", where, row.text, 0)
     if not chain:
         return
     first = instance.main

@@ -1,9 +1,9 @@
-"""The "Common mistakes" section, answers hidden, and how a text's numbers read as a part's answer."""
+"""The "Common mistakes" section (titles before answering, the feedback after) and how a text's numbers
+read as a part's answer."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from types import SimpleNamespace
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from quizzer.bank.generate.giveaway_numbers import Number, computations, figures, product_value, read_number
@@ -11,23 +11,21 @@ from quizzer.grading.bands import SLACK, Tolerance, is_within
 from quizzer.grading.figures import round_figures
 
 if TYPE_CHECKING:
+    from types import SimpleNamespace
+
     from quizzer.bank.generate.giveaway_numbers import Computation
     from quizzer.bank.generate.instance import Instance, Part
 
-    #: What a text's numbers are read against: a part (its value, unit, display unit and tolerance), a
-    #: number one step from its answer (``key_numbers``: unit None), or a test's stand-in.
+    #: What a text's numbers are read against: a part (its value, unit, display unit and tolerance), or a
+    #: test's stand-in.
     Question = Part | SimpleNamespace
 
-#: What stands where a number would give an answer away.
-HIDDEN = "…"
 #: The band within which a number reads as an estimate's answer (its own band is wide on purpose).
 NEAR = Tolerance("rel", 0.05)
 #: How near the rest of 100% must be to a share to give it away: what is left must be said as such.
 _REST = Tolerance("rel", 0.005)
 #: Constants of every text (a KiB, the seconds of an hour or a day): an answer only where they are it.
 _CONSTANTS = frozenset(f"{n:,}" for n in (60, 1000, 3600, 86400, *(2**k for k in range(7, 31))))
-#: How near a number must be to one a step from an answer (``key_numbers``) to be hidden with it.
-_KEY_BAND = Tolerance("rel", 0.01)
 
 
 def verdict(value: float, digits: str | None, question: Question, *, percent: bool = False) -> str | None:
@@ -62,7 +60,7 @@ def verdict(value: float, digits: str | None, question: Question, *, percent: bo
 class Reader:
     """Reads a computation as one question's answer. A number the question stated (``given``: "7B", or
     "0.5" where it said "50%") does not count alone. A question of ``unit`` None reads numbers in their own
-    units (a number one step from an answer: ``key_numbers``). ``strict`` (the lint): a count of two
+    units. ``strict`` (the lint): a count of two
     figures ("34", "80 layers") and a ratio that counts something ("10 requests") are no answers."""
 
     def __init__(
@@ -131,45 +129,6 @@ class Reader:
         return None
 
 
-def key_numbers(question: Part) -> list[SimpleNamespace]:
-    """The numbers one step from ``question``'s answer, as questions (``Reader``): those its last
-    derivation step puts into its formula ("⌊71,239,838,720 / 102,400⌋"), but the constants the formula
-    writes itself (3,600 seconds an hour)."""
-    if not question.derivation:
-        return []
-    last = question.derivation[-1]
-    constants = {n.key for c in computations(last.formula) for n in c.numbers}
-    numbers = [n for c in computations(last.substituted) for n in c.numbers]
-    return [
-        SimpleNamespace(value=read_number(n, None, None), unit=None, display_unit=None, tolerance=_KEY_BAND)
-        for n in numbers
-        if not n.plain and n.key not in constants and n.key.strip() != last.substituted.strip()
-    ]
-
-
-def hide_answers(text: str, questions: Sequence[Question], givens: Sequence[frozenset[Number]] = ()) -> str:
-    """``text`` with each computation (a number, or numbers joined by ×, /, =) that reads as an answer of
-    ``questions`` (within its band, or 5% for an estimate, in any unit; a product written out counts)
-    replaced by ``HIDDEN`` whole, its unit word with it; never a number in a name ("8-bit"), nor one the
-    question stated before (``givens[i]`` for ``questions[i]``: "the 128 × 128 blocks").
-
-    >>> from types import SimpleNamespace as NS
-    >>> q = NS(value=144, unit="count", display_unit=None, tolerance=Tolerance("rel", 0.01))
-    >>> hide_answers("a 12 × 12 grid: 144 patches of 8-bit values", [q])
-    'a … grid: … of 8-bit values'
-    """
-    given = [*givens, *[frozenset[Number]()] * len(questions)]
-    return _hidden(text, [Reader(question, given[i]) for i, question in enumerate(questions)])
-
-
-def _hidden(text: str, readers: Sequence[Reader]) -> str:
-    """``text`` with what any of ``readers`` reads as its answer hidden (``hide_answers``)."""
-    for computation in reversed(computations(text)):
-        if any(read(computation) for read in readers):
-            text = text[: computation.start] + HIDDEN + text[computation.end :]
-    return text.replace(f"{HIDDEN} ({HIDDEN})", HIDDEN)  # "16.4M (16,384,000)" is one number
-
-
 def shown_numbers(instance: Instance) -> list[frozenset[Number]]:
     """For each part, the numbers the prompts state by the time it is asked (part 1's prompt, then each
     later part's, earlier answers hidden): its givens."""
@@ -190,37 +149,36 @@ class Row(NamedTuple):
     text: str
 
 
-def mistake_rows(instance: Instance, *, hidden: bool = True) -> Iterator[Row]:
-    """The section's rows: each mistake of each part that is a slip on this instance (not inside the band
-    of the right answer), its feedback with the answers of every part and the numbers one step from them
-    (``key_numbers``) hidden if ``hidden``."""
-    readers: list[Reader] = []
-    for part, given in zip(instance.parts, shown_numbers(instance), strict=True) if hidden else ():
-        readers += [Reader(part, given), *(Reader(key, given) for key in key_numbers(part))]
+def mistake_rows(instance: Instance) -> Iterator[Row]:
+    """The section's rows, read once every part is answered: each mistake of each part that is a slip on
+    this instance (not inside the band of the right answer), with its feedback."""
     for question in instance.parts:
         prefix = f"Part {question.number}: " if instance.part_count > 1 else ""
         for mistake in question.mistakes:
             if is_within(mistake.value, question.value, question.tolerance):
                 continue  # the right answer on this instance (batch 1, one token...): no slip here
-            text = _hidden(mistake.feedback, readers) if hidden else mistake.feedback
-            yield Row(question.number, mistake.name, prefix + mistake.title, text)
+            yield Row(question.number, mistake.name, prefix + mistake.title, mistake.feedback)
 
 
-def common_mistakes(instance: Instance, *, hidden: bool = True) -> tuple[tuple[str, str], ...]:
+def common_mistakes(instance: Instance) -> tuple[tuple[str, str], ...]:
     """(title, feedback) for each mistake of the question and of its parts ("Part 2: " before a part's
-    title) that is a slip on this instance, each number of the feedback that reads as an answer of the
-    chain hidden (``mistake_rows``): a student reads it before answering (``hidden`` False: after)."""
-    return tuple((row.title, row.text) for row in mistake_rows(instance, hidden=hidden))
+    title) that is a slip on this instance: what a student reads after answering."""
+    return tuple((row.title, row.text) for row in mistake_rows(instance))
+
+
+def mistake_titles(instance: Instance) -> tuple[str, ...]:
+    """The titles alone ("Part 2: Window ignored"): what a student reads before answering. A feedback is
+    written to someone who made the slip, in the instance's numbers (the cache of one sequence, the
+    method, a step's value): read first, it gives the working away, and no mask keeps it readable."""
+    return tuple(row.title for row in mistake_rows(instance))
 
 
 __all__ = [
-    "HIDDEN",
     "NEAR",
     "Reader",
     "Row",
     "common_mistakes",
-    "hide_answers",
-    "key_numbers",
     "mistake_rows",
+    "mistake_titles",
 ]
 __all__ += ["shown_numbers", "verdict"]
