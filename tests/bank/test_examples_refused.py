@@ -300,7 +300,10 @@ def test_three_ici_axes_triple_the_bandwidth() -> None:
     link = 1.2e12 / 2 / 6  # Google: 1,200 GB/s bidirectional over 6 links; a ring along an axis uses 2
     assert one.value == pytest.approx(4.59e14 / (2 * link), rel=1e-12)
     assert three.value == pytest.approx(one.value / 3, rel=1e-12)
-    assert grade_instance(three, str(3 * three.value)).mistake == "ici-one-axis"
+    # one axis for three (3×) lies in the ×1.5 band of the one-way ring (2×): one mistake names both
+    one_axis = grade_instance(three, str(3 * three.value))
+    assert one_axis.mistake == "ici-one-direction"
+    assert "one of the three torus axes instead of all three, 3× too large" in str(one_axis.feedback)
     assert "chips" in three.prompt
     assert "GPU" not in three.prompt
 

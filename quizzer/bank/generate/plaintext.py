@@ -6,6 +6,8 @@ import re
 
 #: Inline markup, matched without backtracking across the line (each pattern stops at its own marker).
 _CODE = re.compile(r"(`+)([^`\n]+?)\1")
+#: Where a code span was kept aside while the prose around it lost its markup.
+_KEPT = re.compile(r"\x00(\d+)\x00")
 _STRONG = re.compile(r"\*\*([^*]+)\*\*|(?<![\w\\])__([^_]+)__(?!\w)")
 _EMPHASIS = re.compile(r"(?<![\w*\\])\*([^*\s](?:[^*]*[^*\s])?)\*(?![\w*])|(?<![\w\\])_([^_\s][^_]*)_(?!\w)")
 _LINK = re.compile(r"!?\[([^\][\n]*)\]\(([^()\s]*)\)")
@@ -22,15 +24,18 @@ def inline_text(text: str) -> str:
 
     >>> inline_text("**Why n_kv_heads matters.** It is `2 × n_layers` *and* [GQA](https://x.y) \\\\*")
     'Why n_kv_heads matters. It is 2 × n_layers and GQA (https://x.y) *'
+    >>> inline_text("here **`gpu_memory_utilization` = 0.9**, and **`x`** or `**`")
+    'here gpu_memory_utilization = 0.9, and x or **'
     """
-    parts = _CODE.split(text)
-    out: list[str] = []
-    # split() with two groups gives: text, ticks, code, text, ticks, code, ..., text
-    for i in range(0, len(parts), 3):
-        out.append(_inline_prose(parts[i]))
-        if i + 2 < len(parts):
-            out.append(parts[i + 2].strip() if parts[i + 2].strip() else parts[i + 2])
-    return "".join(out)
+    codes: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        code = match.group(2)
+        codes.append(code.strip() if code.strip() else code)
+        return f"\x00{len(codes) - 1}\x00"  # no markup character: bold around a code span still pairs
+
+    prose = _inline_prose(_CODE.sub(keep, text))
+    return _KEPT.sub(lambda m: codes[int(m.group(1))], prose) if codes else prose
 
 
 def _inline_prose(text: str) -> str:
