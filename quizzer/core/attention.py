@@ -216,5 +216,7 @@ def layer_norms(spec: ModelSpec, cross: bool = False) -> Result:
                 P,
             )
         )
+    if len(terms) == 1:  # the layer's norms alone: no second row restating them as a sum of one
+        return t.done(terms[0], P, "per layer")
     value = t.step("Norms in one layer", "sum", " + ".join(num(x) for x in terms), sum(terms), P)
     return t.done(value, P, "per layer")

@@ -88,11 +88,12 @@ def moe_mlp_params(
         t = Trace()
         per = t.use(expert)
         r = t.use(router_params(d_model, n_experts, router_bias))
-        if same_width:
-            shared = f" + {num(n_shared_experts)} shared" if n_shared_experts else ""
+        if same_width and not n_shared_experts:  # Mixtral: no shared expert to add
+            formula, shown = f"router + {name} × expert", f"{num(r)} + {num(k)} × {num(per)}"
+        elif same_width:
             formula, shown = (
                 f"router + ({name} + shared) × expert",
-                f"{num(r)} + ({num(k)}{shared}) × {num(per)}",
+                f"{num(r)} + ({num(k)} + {num(n_shared_experts)} shared) × {num(per)}",
             )
         else:
             formula = f"router + {name} × expert + shared × shared expert"

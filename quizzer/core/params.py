@@ -257,7 +257,7 @@ def mlp_params(
         )
     value = t.step(
         "MLP block",
-        "up + down" + (" + biases" if bias else ""),
+        ("gate and up + down" if gated else "up + down") + (" + biases" if bias else ""),
         " + ".join(num(s.value) for s in t.steps),
         total,
         P,

@@ -199,20 +199,21 @@ def _model(tmp_path: Path, model: str) -> tuple[str, list[TemplateError]]:
 def test_a_row_naming_k_while_it_shows_the_expert_count_is_named(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The issue's "router + (k + shared) × expert" on Mixtral's row of all experts, planted back: it shows
+    """The issue's "router + (k + shared) × expert" on Mixtral's row of all experts (no shared expert
+    there: "router + k × expert"), planted back: it shows
     8 (the experts) under the name k (Mixtral routes each token to 2). The core now writes n_experts there."""
     assert _model(tmp_path, "mixtral-8x7b")[1] == []
     real = Trace.step
 
     def planted(self: Trace, label: str, formula: str, *args: Any, **kwargs: Any) -> Any:
-        return real(self, label, formula.replace("(n_experts + shared)", "(k + shared)"), *args, **kwargs)
+        return real(self, label, formula.replace("router + n_experts ×", "router + k ×"), *args, **kwargs)
 
     monkeypatch.setattr(Trace, "step", planted)
     path, problems = _model(tmp_path, "mixtral-8x7b")
     assert [(p.path, p.field) for p in problems] == [(path, "answer.expr")]
     message = problems[0].message
     assert "'MoE MLP, all experts'" in message
-    assert "'router + (k + shared) × expert'" in message
+    assert "'router + k × expert'" in message
     assert "'k' names the model's experts_per_token (2)" in message
 
 
