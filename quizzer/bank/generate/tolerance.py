@@ -64,7 +64,7 @@ def tolerance_text(
     >>> tolerance_text(Tolerance("rel", 0.01), kind="exact", unit="bytes", value=1.5e9, figures=3)
     'Answers within 1% are correct (give at least three significant figures).'
     >>> tolerance_text(Tolerance("rel", 0.0005), kind="exact", unit="params", value=1_315_723_264, figures=4)
-    'Exact count: answers within 0.05% are correct, so give at least four significant figures.'
+    'The count is exact, but answers within 0.05% are correct: give at least four significant figures.'
     >>> tolerance_text(Tolerance("factor", 1.5), kind="estimate", unit="bytes", value=3e9, figures=None)
     'An estimate: within a factor of 1.5 is correct.'
     >>> tolerance_text(Tolerance("abs", 0.01), kind="exact", unit="ratio", value=0.41, figures=2)
@@ -83,7 +83,7 @@ def tolerance_text(
     band = _percent(tolerance.value)
     whole = isinstance(value, int) or float(value).is_integer()
     if unit in COUNT_UNITS and whole and tolerance.value < 0.01 and figures:
-        return f"Exact count: answers within {band} are correct, so give at least {_figures(figures)}."
+        return f"The count is exact, but answers within {band} are correct: give at least {_figures(figures)}."
     return f"Answers within {band} are correct{need}."
 
 
