@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any
 
-from quizzer.bank.generate.common_mistakes import common_mistakes, mistake_titles
+from quizzer.bank.generate.common_mistakes import common_mistakes
 from quizzer.commands.common import find_template, open_bank, overrides, resolve, warn_instance
 
 if TYPE_CHECKING:
@@ -110,13 +110,13 @@ def instance_json(instance: Instance) -> dict[str, Any]:
 
 
 def question_only_json(instance: Instance) -> dict[str, Any]:
-    """``instance_json`` without the answers (``--no-answer``): the common mistakes by title alone; each
-    part keeps its number, masked prompt, tolerance and carry flag, since its own prompt, variables and
-    texts may show an earlier answer."""
+    """``instance_json`` without the answers (``--no-answer``) and without the common mistakes; each part
+    keeps its number, masked prompt, tolerance and carry flag, since its own prompt, variables and texts
+    may show an earlier answer."""
     data = instance_json(instance)
     for key in ANSWER_KEYS:
         data.pop(key)
-    data["common_mistakes"] = [{"title": title} for title in mistake_titles(instance)]  # no feedback yet
+    data.pop("common_mistakes")  # read after answering: a slip's title or feedback tells the method
     data["parts"] = [
         {k: p[k] for k in PART_QUESTION_KEYS} | {"prompt": p["masked_prompt"]} for p in data["parts"]
     ]
@@ -195,12 +195,6 @@ def common_mistakes_text(instance: Instance) -> str:
     return "Common mistakes:\n" + "\n".join(f"- {t}: {_plain(f.strip())}" for t, f in rows)
 
 
-def mistake_titles_text(instance: Instance) -> str:
-    """The section before answering: the titles alone, the slips to avoid (a feedback gives the working
-    away: ``bank.generate.common_mistakes.mistake_titles``)."""
-    return "Common mistakes to avoid:\n" + "\n".join(f"- {t}" for t in mistake_titles(instance))
-
-
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     template_id, seed = resolve(args.id, args.seed, seed_required=False)
     if seed is None:
@@ -220,9 +214,6 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         for part in instance.later_parts:
             print()
             print(part_question_text(instance, part, masked=True))
-        if mistake_titles(instance):
-            print()
-            print(mistake_titles_text(instance))
     else:
         print()
         print(answer_text(instance))

@@ -99,10 +99,9 @@ def test_a_product_written_out_that_equals_the_answer_is_named(tmp_path: Path) -
     assert "reword it" in problem.message
 
 
-def test_a_mistake_title_is_shown_unmasked_and_named(tmp_path: Path) -> None:
-    (problem,) = _findings(tmp_path, _grid(title="Added, not the 144 cells"))
-    assert problem.field == "mistakes[0].title"
-    assert "the Common mistakes section" in problem.message
+def test_a_mistake_is_read_after_answering_so_its_numbers_are_no_giveaway(tmp_path: Path) -> None:
+    """The Common mistakes section (title and feedback) is shown with the answer, never before it."""
+    assert _findings(tmp_path, _grid(title="Added, not the 144 cells")) == []
 
 
 def test_a_number_in_a_name_is_no_number(tmp_path: Path) -> None:

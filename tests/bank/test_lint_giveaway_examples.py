@@ -8,7 +8,7 @@ import pytest
 from quizzer.bank.check.giveaway_texts import step_inputs
 from quizzer.bank.generate.common_mistakes import Reader, shown_numbers
 from quizzer.bank.generate.giveaway_numbers import computations
-from quizzer.commands.show import mistake_titles_text, part_question_text, question_text
+from quizzer.commands.show import part_question_text, question_text
 from quizzer.core.trace import Step
 from tests.builtin_bank import builtin_instance
 
@@ -53,7 +53,7 @@ def test_the_no_answer_view_of_the_issues_instances_holds_no_answer(instance_id:
     """`quizzer show ID#SEED --no-answer` as printed: no number but a given reads as any part's answer."""
     template_id, seed = instance_id.split("#")
     instance = builtin_instance(template_id, int(seed))
-    shown = [question_text(instance), mistake_titles_text(instance)]
+    shown = [question_text(instance)]
     shown += [part_question_text(instance, part, masked=True) for part in instance.later_parts]
     givens = shown_numbers(instance)
     for part in instance.parts:

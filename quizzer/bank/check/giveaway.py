@@ -28,11 +28,6 @@ _GRADES = {
 def _fix(shown: Shown, number: int, chain: bool) -> str:
     """What an author does about a finding in ``shown`` that gives part ``number`` away."""
     field = shown.field
-    if field.startswith("mistakes[") or ".mistakes[" in field:
-        return (
-            "reword the title: the Common mistakes section shows its titles before answering (the "
-            "feedback after)"
-        )
     if field.endswith("answer.expr") and shown.answered + 1 == number:
         return (
             "hints give a step whose value grades right as its formula alone, but not the same value in "
@@ -63,12 +58,12 @@ def _fix(shown: Shown, number: int, chain: bool) -> str:
 
 class Giveaway(Lint):
     """A text shown before a part is answered (the prompts as `show --no-answer` prints them, the
-    conventions, the part's nudges and hints, the Common mistakes' titles, an earlier part's TL;DR and
+    conventions, the part's nudges and hints, an earlier part's TL;DR and
     explanation) that holds a number, or a product written out ("12 × 12"), which would grade right as
     that part's answer, in any unit, scale or rounding the grader reads (3 figures or more when rounded).
 
     A number the part's own question prints from a variable (a given: its prompt, and the conventions for
-    part 1) may equal its answer there; the same number in a hint, a nudge, the Common mistakes or an
+    part 1) may equal its answer there; the same number in a hint, a nudge or an
     earlier part's summary is a finding. A number that is already an answered part's answer is left to
     the degeneracy lint; a number in a name ("8-bit", "GPT-2", "ViT-B/16") is no number.
     """

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from quizzer.bank.expr.text import derivation_table
-from quizzer.bank.generate.common_mistakes import mistake_rows
 from quizzer.bank.generate.giveaway_numbers import computations
 from quizzer.bank.generate.hints import hint_steps
 from quizzer.core.trace import Step, num
@@ -59,11 +58,6 @@ def shown_texts(template: Template, instance: Instance) -> Iterator[Shown]:
                 text = f"{hint.label}: {hint.formula}"
                 steps = (hint, *step_inputs(hint, part.derivation))
                 yield Shown(spec, "answer.expr", where, text, spec.number - 1, steps=steps)
-    index = {(spec.number, m.name): i for spec in template.parts for i, m in enumerate(spec.mistakes)}
-    for row in mistake_rows(instance):  # before answering, the titles alone (their feedback comes after)
-        spec, i = template.parts[row.part - 1], index[(row.part, row.name)]
-        where = "the Common mistakes section (its titles, shown before answering)"
-        yield Shown(spec, f"mistakes[{i}].title", where, row.title, 0)
     if not chain:
         return
     first = instance.main

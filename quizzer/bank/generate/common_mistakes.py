@@ -1,5 +1,4 @@
-"""The "Common mistakes" section (titles before answering, the feedback after) and how a text's numbers
-read as a part's answer."""
+"""The "Common mistakes" section (read after answering) and how a text's numbers read as a part's answer."""
 
 from __future__ import annotations
 
@@ -166,19 +165,11 @@ def common_mistakes(instance: Instance) -> tuple[tuple[str, str], ...]:
     return tuple((row.title, row.text) for row in mistake_rows(instance))
 
 
-def mistake_titles(instance: Instance) -> tuple[str, ...]:
-    """The titles alone ("Part 2: Window ignored"): what a student reads before answering. A feedback is
-    written to someone who made the slip, in the instance's numbers (the cache of one sequence, the
-    method, a step's value): read first, it gives the working away, and no mask keeps it readable."""
-    return tuple(row.title for row in mistake_rows(instance))
-
-
 __all__ = [
     "NEAR",
     "Reader",
     "Row",
     "common_mistakes",
     "mistake_rows",
-    "mistake_titles",
 ]
 __all__ += ["shown_numbers", "verdict"]

@@ -83,7 +83,8 @@ def tolerance_text(
     band = _percent(tolerance.value)
     whole = isinstance(value, int) or float(value).is_integer()
     if unit in COUNT_UNITS and whole and tolerance.value < 0.01 and figures:
-        return f"The count is exact, but answers within {band} are correct: give at least {_figures(figures)}."
+        at_least = _figures(figures)
+        return f"The count is exact, but answers within {band} are correct: give at least {at_least}."
     return f"Answers within {band} are correct{need}."
 
 
