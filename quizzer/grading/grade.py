@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING
 
 from quizzer.core.record import Record
 from quizzer.core.trace import Number
-from quizzer.core.units import Unit
 from quizzer.grading.bands import (
     SLACK,
     Mistake,
@@ -166,7 +165,6 @@ def grade(
         given = parse_answer(answer, unit, display)
     except ParseError as error:
         return Verdict("unparsed", None, expected, str(unit), None, None, None, error.message, error.message)
-    given = _as_fraction(answer, given, expected, unit, tolerance, display)
     value, figures = given.value, given.figures
     kind = _placed(value, expected, tolerance)
     if expected:
@@ -201,25 +199,6 @@ def grade(
         needed,
         found.family if found else None,
     )
-
-
-def _as_fraction(
-    answer: str, given: Parsed, expected: Number, unit: str, tolerance: Tolerance, display: str | None
-) -> Parsed:
-    """A bare number on a share shown in %, right only as a fraction ("0.478" for 47.8%), read as that
-    fraction: both are how people write a share, and no share is right both ways (0.478% is 100× off).
-
-    >>> answer = parse_answer("0.478", "ratio", "%")
-    >>> _as_fraction("0.478", answer, 0.4782, "ratio", Tolerance("rel", 0.01), "%").value
-    0.478
-    >>> _as_fraction("47.8", parse_answer("47.8", "ratio", "%"), 0.4782, "ratio", Tolerance("rel", 0.01), "%").value
-    0.478
-    """  # noqa: E501
-    share = given.bare and display == "%" and unit == Unit.RATIO
-    if not share or is_within(given.value, expected, tolerance):
-        return given
-    fraction = parse_answer(answer, unit, None)
-    return fraction if is_within(fraction.value, expected, tolerance) else given
 
 
 def _placed(value: Number, expected: Number, tolerance: Tolerance) -> str:
