@@ -230,6 +230,11 @@ def test_every_instance_states_its_tolerance(template_id: str, seed: int) -> Non
     if instance.needed_figures is not None and instance.needed_figures > 1:
         assert "significant figures" in stated  # one figure goes without saying
     assert sum("correct" in c for c in instance.conventions) == 1, "stated once, by the generated sentence"
+    for part in instance.parts:  # a % answer says how a bare number reads (52 or 0.52?), once
+        shown = list(instance.conventions) if part.number == 1 else [part.tolerance_text]
+        if part.display_unit == "%":
+            said = [c for c in shown if "bare number" in c.lower() and "percent" in c.lower()]
+            assert len(said) == 1, (template_id, seed, part.number, shown)
 
 
 CALL = re.compile(r"\b(" + "|".join(sorted(CALCULATORS, key=len, reverse=True)) + r")\(")

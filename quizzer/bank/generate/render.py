@@ -165,6 +165,12 @@ class _Renderer:
     def value(self, expr: Expr, field: str) -> Any:
         return evaluate(self.template, expr, self.env, self.fns, self.spec.field(field), self.scope.budget)
 
+    def _says_bare_percent(self, spec: PartSpec) -> bool:
+        """Whether the conventions shown with part ``spec`` already say a bare number is a percentage
+        (part 1's are the template's; a later part shows only its tolerance sentence)."""
+        shown = self.template.conventions if spec.number == 1 else ()
+        return any("bare number" in c.lower() and "percent" in c.lower() for c in shown)
+
     def text(self, source: str, field: str, hide: bool = False) -> str:
         if hide:
             source = masked(source)
@@ -240,6 +246,8 @@ class _Renderer:
             display_unit=spec.display,
             per_unit=per_unit,
         )
+        if spec.display == "%" and not self._says_bare_percent(spec):
+            stated += " A bare number is read as a percentage (52 means 52%)."
         prompt = self.text(spec.prompt, "prompt")
         return Part(
             number=spec.number,
