@@ -108,7 +108,7 @@ ANSWER_IS = {
     "s": ("a time", "2.1 ms, 30 s or 3 days"),
     "FLOP/s": ("a compute rate in FLOP/s", "312 TFLOP/s"),
     "bytes/s": ("a bandwidth in bytes/s", "2 TB/s or 900 GB/s"),
-    "ratio": ("a ratio", "0.4, 40% or 1.5x"),
+    "ratio": ("a ratio, typed as a plain number", "3.6, 1.5x or, for a share, 40%"),
     "USD": ("a cost in dollars", "$1.2M"),
     "GPU-hours": ("a number of GPU-hours (GPUs × hours)", "2,048 GPU-hours"),
     "patches": ("a number of patches", "196 patches"),
