@@ -16,11 +16,11 @@ What is accepted:
   bytes (B, kB/KB, MB, GB, TB, PB, EB = powers of 1000; KiB … EiB = powers of 1024; b, bit(s), Kb, Mb,
   Gb, Gbit = bits, divided by 8; all-lowercase ``mb``, ``gb``, ``tb`` … are read as bytes, with a note,
   while ``kb`` is the proper SI kilobit);
-  time (ns, µs/us, ms, s/sec/seconds, min/minutes, h/hr/hours, d/days, weeks = 7 days, years = 365 days;
-  a bare ``m`` is refused as ambiguous); FLOPs (FLOP, FLOPs, flops, GFLOPs … EFLOPs; MACs convert ×2, with
-  a note); FLOP/s (FLOP/s, FLOPS, TFLOP/s, TFLOPS; a FLOPs spelling without "/s" is read as FLOPs or FLOP/s
-  by the answer expected); bytes/s (B/s, GB/s, TB/s, GiB/s, Gbps); counts (params, tokens, patches; any
-  single word such as "GPUs" for a plain count); USD ($, USD, dollars); GPU-hours ("GPU-hours",
+  time (ns, µs/us, ms, s/sec/seconds, min/minutes, h/hr/hours, d/days, weeks = 7 days, years = 365 days; a
+  bare ``m`` is refused as ambiguous); FLOPs (FLOP, FLOPs, flops, GFLOPs … EFLOPs, ZFLOPs, YFLOPs; MACs
+  convert ×2, with a note); FLOP/s (FLOP/s, FLOPS, TFLOP/s, TFLOPS; a FLOPs spelling without "/s" is read as
+  FLOPs or FLOP/s by the answer expected); bytes/s (B/s, GB/s, TB/s, GiB/s, Gbps); counts (params, tokens,
+  patches; any single word such as "GPUs" for a plain count); USD ($, USD, dollars); GPU-hours ("GPU-hours",
   "GPU hours", GPU-days = 24; a bare ``h``/``hours`` is taken as GPU-hours, other times are refused);
   ratios (plain, ``%``, ``x``); bits/param; tokens/s.
 
@@ -53,6 +53,7 @@ from quizzer.grading.vocabulary import (
     CONVERT,
     COUNT_LIKE,
     FLOP,
+    FLOP_SI,
     MAC,
     READ_AS,
     SCALE_NAMES,
@@ -167,7 +168,7 @@ def _unit(token: str, expected: str, meter: Meter) -> Entry | None:
         return ("GPU-hours", Fraction(1), f"{token!r} read as GPU-hours")
     if match := _pattern(FLOP).fullmatch(token):
         prefix, stem, per_s = match.groups()
-        factor = Fraction(10 ** SI[prefix.upper()] if prefix else 1)
+        factor = Fraction(10 ** FLOP_SI[prefix.upper()] if prefix else 1)
         if expected == "FLOP/s":
             rate = True
         elif expected in ("FLOPs", "MACs"):

@@ -80,7 +80,9 @@ def tables() -> tuple[dict[str, Entry], dict[str, Entry]]:
     return units, folded
 
 
-FLOP = r"(?ai)([kmgtpe]?)(flops?)(/s|/sec)?"  # (?a): "\u212a" (Kelvin) is no "k"
+FLOP = r"(?ai)([kmgtpezy]?)(flops?)(/s|/sec)?"  # (?a): "\u212a" (Kelvin) is no "k"
+#: The prefixes of a FLOP count, to yotta: training compute reaches 1e24 and beyond ("3.8 YFLOPs").
+FLOP_SI = {**SI, "Z": 21, "Y": 24}
 MAC = r"(?ai)([kmgtpe]?)(macs?)"
 CONVERT: dict[tuple[str, str], tuple[Fraction, str | None]] = {
     ("bits", "bytes"): (Fraction(1, 8), "8 bits = 1 byte"),

@@ -267,6 +267,8 @@ def test_bare_m_is_ambiguous_for_times() -> None:
         ("6 TFLOPs", 6e12),
         ("6 PFLOPs", 6e15),
         ("6 EFLOPs", 6e18),
+        ("1.08 ZFLOPs", 108 * 10**19),  # training budgets: the blind read typed these and was refused
+        ("3.8 YFLOPs", 38 * 10**23),
         ("3.15e23 FLOPs", 315 * 10**21),
         ("6 FLOPS", 6),  # "FLOPS" next to a FLOPs answer means FLOPs
         ("3 GMACs", 6e9),  # 1 MAC = 2 FLOPs
