@@ -225,9 +225,12 @@ def test_every_instance_states_its_tolerance(template_id: str, seed: int) -> Non
         assert instance.needed_figures is None
     elif tol.kind == "rel":
         assert f"within {100 * tol.value:g}%" in stated
+    elif tol.value < 1 and float(instance.value).is_integer() and instance.display_unit is None:
+        assert "Only the exact whole number is correct." in stated  # ±0.5 of a whole count
     else:
         assert "within ±" in stated
-    if instance.needed_figures is not None and instance.needed_figures > 1:
+    exact_whole = stated.startswith("Only the exact whole number")  # every figure of it: none to count
+    if instance.needed_figures is not None and instance.needed_figures > 1 and not exact_whole:
         assert "significant figures" in stated  # one figure goes without saying
     assert sum("correct" in c for c in instance.conventions) == 1, "stated once, by the generated sentence"
     for part in instance.parts:  # a % answer says how a bare number reads (52 or 0.52?), once

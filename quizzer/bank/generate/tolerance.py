@@ -69,6 +69,8 @@ def tolerance_text(
     'An estimate: within a factor of 1.5 is correct.'
     >>> tolerance_text(Tolerance("abs", 0.01), kind="exact", unit="ratio", value=0.41, figures=2)
     'Answers within ±0.01 (one percentage point) are correct (give at least two significant figures).'
+    >>> tolerance_text(Tolerance("abs", 0.5), kind="exact", unit="count", value=9, figures=1)
+    'Only the exact whole number is correct.'
     """
     if tolerance.kind == "factor":
         factor = format_sig(tolerance.value, 3)
@@ -76,12 +78,14 @@ def tolerance_text(
             return f"An estimate: within a factor of {factor} is correct."
         return f"Answers within a factor of {factor} are correct."
     need = f" (give at least {_figures(figures)})" if figures and figures > 1 else ""  # "one figure": said
+    whole = isinstance(value, int) or float(value).is_integer()
+    if tolerance.kind == "abs" and unit in COUNT_UNITS and whole and not display_unit and tolerance.value < 1:
+        return "Only the exact whole number is correct."  # ±0.5 of a count: no other whole number
     if tolerance.kind == "abs":
         return f"Answers within ±{_amount(tolerance.value, unit, display_unit, per_unit)} are correct{need}."
     if tolerance.value == 0:
         return "Only the exact value is correct."
     band = _percent(tolerance.value)
-    whole = isinstance(value, int) or float(value).is_integer()
     if unit in COUNT_UNITS and whole and tolerance.value < 0.01 and figures:
         at_least = _figures(figures)
         return f"The count is exact, but answers within {band} are correct: give at least {at_least}."
