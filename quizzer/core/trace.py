@@ -137,6 +137,8 @@ def num(value: Number | Fraction) -> str:
     >>> from fractions import Fraction
     >>> num(16384000), num(0.4), num(3.12e14), num(Fraction(1, 3))
     ('16,384,000', '0.4', '3.12e14', '0.333333')
+    >>> num(341116.4), num(1234.5678), num(2048.5), num(999.25)
+    ('341,116', '1,234.57', '2,048.5', '999.25')
     """
     if not isinstance(value, int | float):
         value = exact(value)
@@ -150,6 +152,9 @@ def num(value: Number | Fraction) -> str:
         return f"{mantissa}e{int(exponent)}"
     if value == int(value):
         return f"{int(value):,}"
+    if abs(value) >= 1000:  # six figures, grouped as the ints are: 341,116 (not 341116), 1,234.57
+        text = f"{value:,.{max(0, 6 - len(str(int(abs(value)))))}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
     return f"{value:.6g}"
 
 

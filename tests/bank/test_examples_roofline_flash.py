@@ -84,7 +84,7 @@ def test_leaving_out_the_weight_read_is_named() -> None:
 
 def test_a_sparse_headline_is_named_for_the_ridge() -> None:
     instance = pose("roofline-matmul-intensity", dtype="bf16", gpu="h100-sxm")
-    assert "1978.8 TFLOP/s" in part_of(instance, 2).prompt  # the sheet's figure, with sparsity
+    assert "1,978.8 TFLOP/s" in part_of(instance, 2).prompt  # the sheet's figure, with sparsity
     assert mistake_named(instance, 2 * H100_BF16 / H100_BW, part=2) == "sparse-headline"
 
 
