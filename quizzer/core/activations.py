@@ -8,6 +8,8 @@ from quizzer.core.trace import Result, Trace, num
 from quizzer.core.units import Unit, dtype_bytes_text, elements_bytes, unknown_name_message
 
 _RECOMPUTE = {"none": "s·b·h·(10 + 24/t + 5·a·s/(h·t))", "selective": "s·b·h·(10 + 24/t)", "full": "2·s·b·h"}
+#: The same on one GPU (t = 1), as the paper writes it.
+_ONE_GPU = {"none": "s·b·h·(34 + 5·a·s/h)", "selective": "s·b·h·34", "full": "2·s·b·h"}
 
 
 def activation_bytes(
@@ -56,11 +58,16 @@ def activation_bytes(
     else:
         scores = Fraction(5 * a * s, h * tp) if recompute == "none" else 0
         per_layer = s * b * h * (10 + Fraction(24, tp) + scores)
-        shown = f" + 5·{a}·{num(s)}/({num(h)}·{tp})" if recompute == "none" else ""
-        substituted = f"{num(s)}·{num(b)}·{num(h)}·(10 + 24/{tp}{shown})"
+        if tp == 1:  # one GPU: the paper's 34 (and 5·a·s/h), no t to leave undefined
+            shown = f" + 5·{a}·{num(s)}/{num(h)}" if recompute == "none" else ""
+            substituted = f"{num(s)}·{num(b)}·{num(h)}·(34{shown})"
+        else:
+            shown = f" + 5·{a}·{num(s)}/({num(h)}·{tp})" if recompute == "none" else ""
+            substituted = f"{num(s)}·{num(b)}·{num(h)}·(10 + 24/{tp}{shown})"
     t = Trace()
     label = f"Activations per layer ({'no' if recompute == 'none' else recompute} recompute)"
-    t.step(label, _RECOMPUTE[recompute], substituted, per_layer, Unit.BYTES)
+    formula = _ONE_GPU[recompute] if tp == 1 else _RECOMPUTE[recompute]
+    t.step(label, formula, substituted, per_layer, Unit.BYTES)
     shown = f"{num(per_layer)} × {layers}"
     total = t.step("Activations, all layers", "per layer × L", shown, per_layer * layers, Unit.BYTES)
     return t.done(total, Unit.BYTES, "16-bit activations (Korthikanti et al. 2022); no sequence parallelism")

@@ -104,7 +104,7 @@ def qk_norm_params(
 
     'head': one head_dim-wide weight for q and one for k, shared by the heads (Qwen3, Gemma 3): 2·head_dim.
     'projection': over the whole projection (OLMo 2): (n_heads + n_kv_heads)·head_dim. 'l2' (Llama 4) and
-    'none' have no weights. A bias doubles the count (Phi-2's qk_layernorm).
+    'none' have no weights. A bias doubles the count (a LayerNorm, as Phi's qk_layernorm option adds).
 
     >>> qk_norm_params(32, 8, 128).value, qk_norm_params(32, 32, 128, "projection").value
     (256, 8192)
@@ -115,7 +115,11 @@ def qk_norm_params(
     what = "weight and bias" if bias else "weight"
     if kind == "head":
         value = t.step(
-            f"q and k norms per head ({what})", f"{per} × 2 × head_dim", f"{per} × 2 × {hd}", per * 2 * hd, P
+            f"q and k norms (one head_dim-wide {what} each)",
+            f"{per} × 2 × head_dim" if bias else "2 × head_dim",
+            f"{per} × 2 × {hd}" if bias else f"2 × {hd}",
+            per * 2 * hd,
+            P,
         )
     elif kind == "projection":
         shown = f"{per} × ({h} + {k}) × {hd}"
