@@ -143,6 +143,8 @@ _TIMES, _SPACES, _BRACKETS = "[·⋅∙✕]", r"\s+", r"[()\[\]{}]"
 _APPROX = (  # any run of marks, in one match: possessive, nothing to backtrack
     r"(?ai)(?:(?:~=?|≈|≃|about(?![a-z])|around(?![a-z])|roughly(?![a-z])|approx(?:imately|\.)?|circa|ca\.)\s*)*+"
 )
+#: "per GPU" after a rate or a size the question already asks per device ("645.6 tokens/s per GPU").
+_PER_DEVICE = r"(?ai)\s*(?:/|\bper\s+|\beach\s+|\ba\s+)(?:gpus?|chips?|devices?|tpus?|accelerators?)\s*$"
 _NUMBER = r"(?:[0-9]{1,3}(?:[,_ ][0-9]{3})+(?![0-9])|[0-9]+)(?:\.[0-9]*)?|\.[0-9]+"
 _GROUPING = "[,_ ]"
 _EXPONENT = r"[eE]([+-]?[0-9]+)"
@@ -350,10 +352,12 @@ def _clean(text: str, meter: Meter) -> tuple[str, bool]:
     text = unicodedata.normalize("NFKC", text)  # after that: "10⁷" -> "107"; "１６", "\u212aB" -> "16", "KB"
     if len(text) > 2 * MAX_ANSWER_LENGTH:  # at most 18 times longer (U+FDFA): bound it again
         raise ParseError(f"the answer is {len(text)} characters long once normalised (NFKC), too long")
-    meter.charge(6 * len(text))  # the passes below
+    meter.charge(7 * len(text))  # the passes below
     text = text.replace("×", " x ").replace("−", "-")
     text = _pattern(_TIMES).sub("*", text).replace("÷", "/")
     text = _pattern(_SPACES).sub(" ", text).strip()
+    if any(c.isdigit() for c in text):  # "per GPU" alone is no answer: left for the unit's message
+        text = _pattern(_PER_DEVICE).sub("", text)
     marks = cast("re.Match[str]", _pattern(_APPROX).match(text))  # never None: _APPROX matches ''
     meter.charge(marks.end())
     return text[marks.end() :], marks.end() > 0

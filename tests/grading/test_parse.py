@@ -481,3 +481,17 @@ def test_format_plain() -> None:
     assert format_plain(1234.5, "s") == "1,234.5 s"
     assert format_plain(8, "count") == "8"
     assert format_plain(3.5e-6, "s") == "3.5e-6 s"
+
+
+@pytest.mark.parametrize(
+    ("text", "unit", "expected"),
+    [
+        ("645.6 tokens/s per GPU", "tokens/s", 645.6),  # "Answer in tokens/s per GPU", as asked
+        ("645.6 tokens/s/GPU", "tokens/s", 645.6),
+        ("16 GiB per GPU", "bytes", 16 * 2**30),
+        ("8 per chip", "count", 8),
+        ("3 GPUs", "count", 3),  # a count of GPUs keeps its label
+    ],
+)
+def test_per_device_after_the_unit_is_the_questions_own(text: str, unit: str, expected: float) -> None:
+    assert value(text, unit) == expected
