@@ -1,6 +1,10 @@
-"""Conditional teaching text (parts and follow-ups with ``when``) and the omissions a template accepts."""
+"""Conditional teaching text (parts and follow-ups with ``when``) and what a template declares with a
+reason (omissions, needs, equal parts, numbers written out)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from quizzer.bank.expr.expression import Expr
 from quizzer.bank.read.reader import Reader
@@ -8,10 +12,7 @@ from quizzer.core.record import Record
 
 PART_KEYS = {"text", "when"}
 FOLLOW_UP_KEYS = {"question", "answer", "when"}
-OMISSION_KEYS = {"step", "why"}
 NEED_KEYS = {"holds", "why"}
-NUMBER_KEYS = {"number", "why"}
-SAME_KEYS = {"part", "why"}
 
 
 class TextPart(Record):
@@ -101,20 +102,38 @@ def follow_ups(r: Reader) -> tuple[FollowUp, ...]:
     )
 
 
+def _declared(
+    r: Reader,
+    key: str,
+    name: str,
+    kind: type[Any],
+    invalid: Callable[[Any], str | None],
+    why_missing: str,
+    shown: Callable[[Any], str] = repr,
+) -> list[tuple[Any, str]]:
+    """``key = [{ <name> = ..., why = "..." }]``: each (value, reason), the value valid (``invalid`` says
+    what is wrong, else None), the reason non-empty, each value declared once."""
+    out: list[tuple[Any, str]] = []
+    for f, t in r.table_list(key, {name, "why"}):
+        value = r.get(t, name, kind, f"{f}.{name}")
+        value = value.strip() if isinstance(value, str) else value
+        why = r.get(t, "why", str, f"{f}.why").strip()
+        if problem := invalid(value):
+            raise r.error(f"{f}.{name}", problem)
+        if not why:
+            raise r.error(f"{f}.why", why_missing)
+        if any(v == value for v, _ in out):
+            raise r.error(f"{f}.{name}", f"{shown(value)} is declared twice")
+        out.append((value, why))
+    return out
+
+
 def omissions_ok(r: Reader) -> tuple[OmissionOk, ...]:
     """``omissions_ok = [{ step = "...", why = "..." }]``: both non-empty, each step once."""
-    out: list[OmissionOk] = []
-    for f, t in r.table_list("omissions_ok", OMISSION_KEYS):
-        step = r.get(t, "step", str, f"{f}.step").strip()
-        why = r.get(t, "why", str, f"{f}.why").strip()
-        if not step:
-            raise r.error(f"{f}.step", "must not be empty: name the step as `quizzer check --omissions` does")
-        if not why:
-            raise r.error(f"{f}.why", "must give the reason the omission is acceptable")
-        if any(o.step == step for o in out):
-            raise r.error(f"{f}.step", f"{step!r} is declared twice")
-        out.append(OmissionOk(step, why))
-    return tuple(out)
+    empty = "must not be empty: name the step as `quizzer check --omissions` does"
+    why = "must give the reason the omission is acceptable"
+    rows = _declared(r, "omissions_ok", "step", str, lambda step: None if step else empty, why)
+    return tuple(OmissionOk(step, reason) for step, reason in rows)
 
 
 def needs(r: Reader) -> tuple[Need, ...]:
@@ -132,36 +151,21 @@ def needs(r: Reader) -> tuple[Need, ...]:
 def same_as_ok(r: Reader, number: int) -> tuple[SameAsOk, ...]:
     """``same_as_ok = [{ part = 1, why = "..." }]``: earlier parts (of the part ``number``) this one may
     equal."""
-    out: list[SameAsOk] = []
-    for f, t in r.table_list("same_as_ok", SAME_KEYS):
-        part = r.get(t, "part", int, f"{f}.part")
-        why = r.get(t, "why", str, f"{f}.why").strip()
-        if not 1 <= part < number:
-            raise r.error(f"{f}.part", f"must name an earlier part (1 to {number - 1}), got {part}")
-        if not why:
-            raise r.error(f"{f}.why", "must say why the two answers may be equal")
-        if any(s.part == part for s in out):
-            raise r.error(f"{f}.part", f"part {part} is declared twice")
-        out.append(SameAsOk(part, why))
-    return tuple(out)
+
+    def invalid(part: int) -> str | None:
+        return None if 1 <= part < number else f"must name an earlier part (1 to {number - 1}), got {part}"
+
+    why = "must say why the two answers may be equal"
+    rows = _declared(r, "same_as_ok", "part", int, invalid, why, shown=lambda part: f"part {part}")
+    return tuple(SameAsOk(part, reason) for part, reason in rows)
 
 
 def numbers_ok(r: Reader) -> tuple[NumberOk, ...]:
     """``numbers_ok = [{ number = "2017", why = "..." }]``: numbers the teaching texts may write out."""
-    out: list[NumberOk] = []
-    for f, t in r.table_list("numbers_ok", NUMBER_KEYS):
-        number = r.get(t, "number", str, f"{f}.number").strip()
-        why = r.get(t, "why", str, f"{f}.why").strip()
-        if not number:
-            raise r.error(f"{f}.number", "must not be empty: the number as the text writes it")
-        if not why:
-            raise r.error(
-                f"{f}.why", "must say why the number is written out (a year, a name, a quoted figure)"
-            )
-        if any(n.number == number for n in out):
-            raise r.error(f"{f}.number", f"{number!r} is declared twice")
-        out.append(NumberOk(number, why))
-    return tuple(out)
+    empty = "must not be empty: the number as the text writes it"
+    why = "must say why the number is written out (a year, a name, a quoted figure)"
+    rows = _declared(r, "numbers_ok", "number", str, lambda number: None if number else empty, why)
+    return tuple(NumberOk(number, reason) for number, reason in rows)
 
 
 __all__ = [
