@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from quizzer.bank.generate.giveaway_numbers import Number, computations, figures, product_value, read_number
 from quizzer.grading.bands import SLACK, Tolerance, is_within
@@ -58,8 +57,7 @@ def verdict(value: float, digits: str | None, question: Question, *, percent: bo
 
 class Reader:
     """Reads a computation as one question's answer. A number the question stated (``given``: "7B", or
-    "0.5" where it said "50%") does not count alone. A question of ``unit`` None reads numbers in their own
-    units. ``strict`` (the lint): a count of two
+    "0.5" where it said "50%") does not count alone. ``strict`` (the lint): a count of two
     figures ("34", "80 layers") and a ratio that counts something ("10 requests") are no answers."""
 
     def __init__(
@@ -117,7 +115,7 @@ class Reader:
             constant = number.power == 1 and not number.suffix and number.digits in _CONSTANTS
             if found and (found == "exact" or not constant):
                 return found
-        for product in computation.products if self.unit else ():
+        for product in computation.products:
             if all(number.plain for _, number in product):
                 continue  # "2 × 2 = 4 times": too plain to tell anything
             value = product_value(product, self.unit)
@@ -139,37 +137,19 @@ def shown_numbers(instance: Instance) -> list[frozenset[Number]]:
     return out
 
 
-class Row(NamedTuple):
-    """A row of the section: the part's number, the mistake's name, its title for people, its feedback."""
-
-    part: int
-    name: str
-    title: str
-    text: str
-
-
-def mistake_rows(instance: Instance) -> Iterator[Row]:
-    """The section's rows, read once every part is answered: each mistake of each part that is a slip on
-    this instance (not inside the band of the right answer), with its feedback."""
+def common_mistakes(instance: Instance) -> tuple[tuple[str, str], ...]:
+    """(title, feedback) for each mistake of the question and of its parts ("Part 2: " before a part's
+    title) that is a slip on this instance (not inside the band of the right answer): what a student reads
+    after answering."""
+    rows = []
     for question in instance.parts:
         prefix = f"Part {question.number}: " if instance.part_count > 1 else ""
         for mistake in question.mistakes:
             if is_within(mistake.value, question.value, question.tolerance):
                 continue  # the right answer on this instance (batch 1, one token...): no slip here
-            yield Row(question.number, mistake.name, prefix + mistake.title, mistake.feedback)
+            rows.append((prefix + mistake.title, mistake.feedback))
+    return tuple(rows)
 
 
-def common_mistakes(instance: Instance) -> tuple[tuple[str, str], ...]:
-    """(title, feedback) for each mistake of the question and of its parts ("Part 2: " before a part's
-    title) that is a slip on this instance: what a student reads after answering."""
-    return tuple((row.title, row.text) for row in mistake_rows(instance))
-
-
-__all__ = [
-    "NEAR",
-    "Reader",
-    "Row",
-    "common_mistakes",
-    "mistake_rows",
-]
+__all__ = ["NEAR", "Reader", "common_mistakes"]
 __all__ += ["shown_numbers", "verdict"]
