@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from quizzer.core.checks import count, counts
 from quizzer.core.errors import SpecError
+from quizzer.core.mixers import mixer_norm_width
 from quizzer.core.params import attention_params, norm_params
 from quizzer.core.trace import Result, Trace, num
 from quizzer.core.units import Unit
@@ -137,8 +138,8 @@ def qk_norm_params(
     return t.done(value, P, "per layer")
 
 
-def layer_attention(spec: ModelSpec) -> Result:
-    """The self-attention parameters of one layer of ``spec``: MLA or ordinary, with biases and sinks."""
+def _softmax_attention(spec: ModelSpec) -> Result:
+    """The projections of one softmax attention block: MLA or ordinary, with biases and sinks."""
     if spec.is_mla:
         return mla_attention_params(
             spec.d_model,
@@ -161,6 +162,72 @@ def layer_attention(spec: ModelSpec) -> Result:
         v_head_dim=spec.v_head_dim,
         sinks=spec.attention_sinks,
     )
+
+
+def indexer_params(spec: ModelSpec) -> Result:
+    """DeepSeek Sparse Attention's lightning indexer in one layer (V3.2): its queries from the query latent,
+    one shared key, a weight per head; its key LayerNorm (2 × index_head_dim) is counted with the norms.
+
+    >>> from quizzer.core.spec import ModelSpec
+    >>> spec = ModelSpec(vocab_size=8, d_model=7168, n_layers=1, n_heads=128, d_ff=8, kv_lora_rank=512,
+    ...     q_lora_rank=1536, qk_rope_head_dim=64, qk_nope_head_dim=128, v_head_dim=128, index_n_heads=64,
+    ...     index_head_dim=128)
+    >>> indexer_params(spec).value  # DeepSeek-V3.2-Exp
+    13959168
+    """
+    d, h, w = spec.d_model, spec.index_n_heads, spec.index_head_dim
+    q_in = spec.q_lora_rank or d
+    t = Trace()
+    q_name = "query rank" if spec.q_lora_rank else "d_model"
+    parts = [
+        t.step(
+            "Indexer queries",
+            f"{q_name} × index heads × index head_dim",
+            f"{num(q_in)} × {h} × {w}",
+            q_in * h * w,
+            P,
+        ),
+        t.step(
+            "Indexer key (one, shared by its heads)", "d_model × index head_dim", f"{num(d)} × {w}", d * w, P
+        ),
+        t.step("Indexer head weights", "d_model × index heads", f"{num(d)} × {h}", d * h, P),
+    ]
+    value = t.step(
+        "Lightning indexer", "queries + key + weights", " + ".join(num(x) for x in parts), sum(parts), P
+    )
+    return t.done(value, P, "per layer; its key LayerNorm is counted with the norms")
+
+
+def layer_attention(spec: ModelSpec) -> Result:
+    """The self-attention parameters of one softmax layer of ``spec``: MLA or ordinary, with biases and sinks,
+    the output gate of gated attention and the DSA indexer."""
+    base = _softmax_attention(spec)
+    if not spec.attention_output_gate and not spec.index_n_heads:
+        return base
+    t = Trace()
+    terms = [t.use(base)]
+    names = ["attention"]
+    if spec.attention_output_gate:
+        width = spec.n_heads * spec.head_dim
+        bias = width if spec.qkv_bias else 0
+        shown = f"{num(spec.d_model)} × {spec.n_heads} × {spec.head_dim}" + (
+            f" + {num(width)}" if bias else ""
+        )
+        terms.append(
+            t.step(
+                "Output gate (projected like the queries)",
+                "d_model × n_heads × head_dim",
+                shown,
+                spec.d_model * width + bias,
+                P,
+            )
+        )
+        names.append("output gate")
+    if spec.index_n_heads:
+        terms.append(t.use(indexer_params(spec)))
+        names.append("indexer")
+    value = t.step("Attention block", " + ".join(names), " + ".join(num(x) for x in terms), sum(terms), P)
+    return t.done(value, P, "per softmax-attention layer")
 
 
 def cross_attention(spec: ModelSpec) -> Result:
@@ -189,18 +256,33 @@ def attention_matmul_params(spec: ModelSpec) -> int:
     if spec.is_mla:
         qk, rope, r, v = spec.head_dim, spec.qk_rope_head_dim, spec.kv_lora_rank, spec.v_head_dim
         q = spec.q_lora_rank * (d + h * qk) if spec.q_lora_rank else d * h * qk
-        return q + d * (r + rope) + r * h * (spec.qk_nope_head_dim + v) + h * v * d
+        indexer = 0
+        if spec.index_n_heads:
+            n, w = spec.index_n_heads, spec.index_head_dim
+            indexer = (spec.q_lora_rank or d) * n * w + d * w + d * n
+        return q + d * (r + rope) + r * h * (spec.qk_nope_head_dim + v) + h * v * d + indexer
     k = spec.n_kv_heads
-    return d * (h * spec.head_dim + k * (spec.head_dim + spec.v_head_dim)) + h * spec.v_head_dim * d
+    gate = d * h * spec.head_dim if spec.attention_output_gate else 0
+    return d * (h * spec.head_dim + k * (spec.head_dim + spec.v_head_dim)) + h * spec.v_head_dim * d + gate
 
 
-def layer_norms(spec: ModelSpec, cross: bool = False) -> Result:
-    """The norm parameters inside one layer: its d_model-wide norms, the q/k norms, MLA's latent norms and, in
-    a     decoder layer with cross-attention, the norm before it."""
+def layer_norms(spec: ModelSpec, cross: bool = False, token: str = "attention") -> Result:
+    """The norm parameters inside one layer: its d_model-wide norms, the q/k norms, MLA's latent norms, the
+    indexer's key norm and, in a decoder layer with cross-attention, the norm before it. ``token`` is the
+    layer's token mixer: 'attention', 'linear' (the mixer's gated norm instead) or 'mlp' (none)."""
     t = Trace()
     one = t.use(norm_params(spec.d_model, spec.norm))
     n = spec.norms_per_layer + (1 if cross else 0)
     terms = [t.step("Layer norms", "norms × one norm", f"{n} × {num(one)}", n * one, P)]
+    if token == "linear":
+        width = mixer_norm_width(spec)
+        if width:
+            terms.append(t.step("The mixer's gated RMSNorm", "its width", num(width), width, P))
+    if token != "attention":
+        if len(terms) == 1:
+            return t.done(terms[0], P, "per layer")
+        value = t.step("Norms in one layer", "sum", " + ".join(num(x) for x in terms), sum(terms), P)
+        return t.done(value, P, "per layer")
     if spec.qk_norm != "none":
         terms.append(
             t.use(
@@ -219,6 +301,11 @@ def layer_norms(spec: ModelSpec, cross: bool = False) -> Result:
                 per * sum(latent),
                 P,
             )
+        )
+    if spec.index_n_heads:
+        w = spec.index_head_dim
+        terms.append(
+            t.step("Indexer key LayerNorm (weight + bias)", "2 × index head_dim", f"2 × {w}", 2 * w, P)
         )
     if len(terms) == 1:  # the layer's norms alone: no second row restating them as a sum of one
         return t.done(terms[0], P, "per layer")

@@ -51,6 +51,7 @@ def moe_mlp_params(
     *,
     d_ff_shared: int | None = None,
     expert_bias: bool = False,
+    shared_gate: bool = False,
 ) -> tuple[Result, Result]:
     """One MoE layer's MLP: (total, active). Total = router + shared + n_experts experts; active uses top-k.
 
@@ -76,10 +77,12 @@ def moe_mlp_params(
         router_bias,
         d_ff_shared=d_ff_shared,
         expert_bias=expert_bias,
+        shared_gate=shared_gate,
     )
     expert = mlp_params(d_model, d_ff_expert, gated, expert_bias, width="expert width")
-    same_width = parts.shared == n_shared_experts * parts.expert
-    shared_one = parts.shared // n_shared_experts if n_shared_experts else 0
+    gate = d_model if shared_gate else 0
+    same_width = parts.shared - gate == n_shared_experts * parts.expert
+    shared_one = (parts.shared - gate) // n_shared_experts if n_shared_experts else 0
     results = []
     for label, k, name in (
         ("all experts", n_experts, "n_experts"),
@@ -98,6 +101,9 @@ def moe_mlp_params(
         else:
             formula = f"router + {name} × expert + shared × shared expert"
             shown = f"{num(r)} + {num(k)} × {num(per)} + {num(n_shared_experts)} × {num(shared_one)}"
+        if gate:
+            formula += " + shared-expert gate"
+            shown += f" + {num(gate)}"
         value = t.step(f"MoE MLP, {label}", formula, shown, r + k * per + parts.shared, P)
         results.append(t.done(value, P, "per MoE layer; the router and shared experts count as active"))
     return results[0], results[1]
@@ -114,6 +120,7 @@ def moe_parts(
     *,
     d_ff_shared: int | None = None,
     expert_bias: bool = False,
+    shared_gate: bool = False,
 ) -> MoeParts:
     """The parts of one MoE layer (see ``moe_mlp_params``), as exact counts.
 
@@ -129,6 +136,7 @@ def moe_parts(
     if n_shared_experts:
         width = d_ff_expert if d_ff_shared is None else d_ff_shared
         shared = n_shared_experts * cast(int, mlp_params(d_model, width, gated, expert_bias).value)
+        shared += d_model if shared_gate else 0  # Qwen3-Next: a d_model → 1 sigmoid gate on its output
     router = cast(int, router_params(d_model, n_experts, router_bias).value)
     return MoeParts(router, expert, n_experts, experts_per_token, shared)
 

@@ -146,6 +146,8 @@ def matmul_params_per_token(spec: ModelSpec) -> Result:
             attention_matmul_params(spec),
             Unit.PARAMS,
         )
+    if spec.has_mixer or spec.no_mlp_layers:
+        return _hybrid_matmul(spec, t, attn)
     flags = spec.moe_flags
     layer_terms, shown_terms = [], []
     for moe in (False, True):
@@ -184,6 +186,50 @@ def matmul_params_per_token(spec: ModelSpec) -> Result:
     return t.done(value, Unit.PARAMS, "weight matrices only; biases, norms and embedding lookups excluded")
 
 
+def _hybrid_matmul(spec: ModelSpec, t: Trace, attn: int | float) -> Result:
+    """matmul_params_per_token of a hybrid: each layer multiplies through its attention or its mixer's
+    projections (or neither) and its MLP (if it has one)."""
+    from quizzer.core.groups import layer_token
+    from quizzer.core.mixers import MIXER_NAMES, mixer_matmul_params
+
+    mixer: int | float = 0
+    if spec.has_mixer:
+        mixer = t.step(
+            f"{MIXER_NAMES[spec.mixer]} projections per layer",
+            "the mixer's matrices",
+            "see the mixer block",
+            mixer_matmul_params(spec),
+            Unit.PARAMS,
+        )
+    mlps: dict[str, int | float] = {}
+    counts: dict[tuple[str, str], int] = {}
+    no_mlp, flags = set(spec.no_mlp_layers), spec.moe_flags
+    for i, kind in enumerate(spec.layer_kinds):
+        mlp_kind = "none" if i in no_mlp else "moe" if flags[i] else "dense"
+        if mlp_kind != "none" and mlp_kind not in mlps:
+            width, formula, shown = _mlp_matmul(spec, mlp_kind == "moe")
+            label = "MLP matrices per layer" + (" (router + active experts)" if mlp_kind == "moe" else "")
+            mlps[mlp_kind] = t.step(label, formula, shown, width, Unit.PARAMS)
+        key = (layer_token(spec, kind), mlp_kind)
+        counts[key] = counts.get(key, 0) + 1
+    terms, shown_terms = [], []
+    for (token, mlp_kind), n in counts.items():
+        one = {"attention": attn, "linear": mixer}.get(token, 0) + mlps.get(mlp_kind, 0)
+        terms.append(n * one)
+        shown_terms.append(f"{n} × {num(one)}")
+    head = spec.vocab_size * spec.d_model if spec.lm_head else 0
+    value = t.step(
+        "Matmul parameters per token",
+        "Σ layers × (attention or mixer + MLP) + vocab_size × d_model",
+        f"{' + '.join(shown_terms)} + {num(head)}",
+        sum(terms) + head,
+        Unit.PARAMS,
+    )
+    return t.done(
+        value, Unit.PARAMS, "weight matrices only; biases, norms, convolutions and embeddings excluded"
+    )
+
+
 def forward_flops_per_token(spec: ModelSpec, context: int = 0) -> Result:
     """Forward FLOPs for one token: 2 × matmul parameters, plus 2·n_layers·context·n_heads·(qk + v widths)
     for the attention scores (QKᵀ) and the weighted sum (AV) over ``context`` tokens: 4·L·context·H·head_dim
@@ -210,20 +256,32 @@ def forward_flops_per_token(spec: ModelSpec, context: int = 0) -> Result:
     )
     if not context:
         return t.done(matmul, Unit.FLOPS, FLOP_CONVENTION + "; attention over the context not included")
+    layers = len(spec.softmax_layers)
+    name = "n_layers" if layers == spec.n_layers else "softmax layers"
+    attn: int | float
     if spec.v_head_dim == spec.head_dim:
         attn = t.step(
             "Attention scores and weighted sum (QKᵀ, AV)",
-            "4 × n_layers × context × n_heads × head_dim",
-            f"4 × {spec.n_layers} × {num(context)} × {spec.n_heads} × {spec.head_dim}",
-            4 * spec.n_layers * context * spec.n_heads * spec.head_dim,
+            f"4 × {name} × context × n_heads × head_dim",
+            f"4 × {layers} × {num(context)} × {spec.n_heads} × {spec.head_dim}",
+            4 * layers * context * spec.n_heads * spec.head_dim,
             Unit.FLOPS,
         )
     else:
         attn = t.step(
             "Attention scores and weighted sum (QKᵀ, AV)",
-            "2 × n_layers × context × n_heads × (qk head_dim + v_head_dim)",
-            f"2 × {spec.n_layers} × {num(context)} × {spec.n_heads} × ({spec.head_dim} + {spec.v_head_dim})",
-            2 * spec.n_layers * context * spec.n_heads * (spec.head_dim + spec.v_head_dim),
+            f"2 × {name} × context × n_heads × (qk head_dim + v_head_dim)",
+            f"2 × {layers} × {num(context)} × {spec.n_heads} × ({spec.head_dim} + {spec.v_head_dim})",
+            2 * layers * context * spec.n_heads * (spec.head_dim + spec.v_head_dim),
+            Unit.FLOPS,
+        )
+    if spec.index_n_heads:
+        n, w = spec.index_n_heads, spec.index_head_dim
+        attn += t.step(
+            "Indexer scores (every index head against every cached index key)",
+            "2 × softmax layers × context × index heads × index head_dim",
+            f"2 × {layers} × {num(context)} × {n} × {w}",
+            2 * layers * context * n * w,
             Unit.FLOPS,
         )
     value = t.step(

@@ -6,15 +6,18 @@ from typing import cast
 
 from quizzer.core.attention import cross_attention, layer_attention, layer_norms
 from quizzer.core.experts import moe_mlp_params, moe_parts
-from quizzer.core.layers import layer_ranges
+from quizzer.core.layers import ATTENTION_KINDS, layer_ranges
+from quizzer.core.mixers import mixer_params
 from quizzer.core.params import mlp_params
 from quizzer.core.record import Record
 from quizzer.core.spec import ModelSpec
-from quizzer.core.trace import Result
+from quizzer.core.trace import Result, Trace, num
+from quizzer.core.units import Unit
 
 
 class LayerGroup(Record):
-    """Layers of one shape: a stack ('encoder', 'decoder') and an MLP kind ('dense', 'moe')."""
+    """Layers of one shape: a stack ('encoder', 'decoder'), an MLP kind ('dense', 'moe', 'none') and a token
+    mixer ('attention', 'linear': the model's fixed-state mixer, 'mlp': none)."""
 
     stack: str
     mlp_kind: str
@@ -30,6 +33,9 @@ class LayerGroup(Record):
     """One routed expert."""
     routed_experts: int = 0
     shared_experts: int = 0
+    token: str = "attention"
+    mixer: int = 0
+    """The fixed-state mixer's parameters (0 in softmax-attention layers)."""
 
     @property
     def count(self) -> int:
@@ -38,7 +44,7 @@ class LayerGroup(Record):
     @property
     def total(self) -> int:
         """One layer's parameters."""
-        return self.attention + self.mlp + self.norm
+        return self.attention + self.mixer + self.mlp + self.norm
 
     @property
     def layer_range(self) -> str:
@@ -47,8 +53,11 @@ class LayerGroup(Record):
 
 
 def group_mlp(spec: ModelSpec, moe: bool) -> tuple[Result, Result]:
+    """One layer's MLP: (every expert, what one token uses); a dense MLP twice when ``moe`` is false."""
     if not moe:
         dense = mlp_params(spec.d_model, spec.d_ff, spec.mlp == "gated", spec.mlp_bias)
+        if spec.mlp_activation_params:
+            dense = _with_activation(dense, spec.mlp_activation_params)
         return dense, dense
     return moe_mlp_params(
         spec.d_model,
@@ -60,7 +69,22 @@ def group_mlp(spec: ModelSpec, moe: bool) -> tuple[Result, Result]:
         spec.router_bias,
         d_ff_shared=spec.d_ff_shared,
         expert_bias=spec.expert_bias,
+        shared_gate=spec.shared_expert_gate,
     )
+
+
+def _with_activation(mlp: Result, scalars: int) -> Result:
+    """A dense MLP plus its activation's learned scalars (Apertus' xIELU: alpha_p and alpha_n)."""
+    t = Trace()
+    m = t.use(mlp)
+    a = t.step("Activation's learned scalars (xIELU)", "per MLP", num(scalars), scalars, Unit.PARAMS)
+    value = t.step("MLP block", "matrices + activation scalars", f"{num(m)} + {num(a)}", m + a, Unit.PARAMS)
+    return t.done(value, Unit.PARAMS, "per layer")
+
+
+def layer_token(spec: ModelSpec, kind: str) -> str:
+    """The token mixer a layer of this kind has: 'attention', 'linear' or 'mlp' (none)."""
+    return "attention" if kind in ATTENTION_KINDS else kind
 
 
 def layer_groups(spec: ModelSpec) -> tuple[LayerGroup, ...]:
@@ -85,13 +109,21 @@ def layer_groups(spec: ModelSpec) -> tuple[LayerGroup, ...]:
     cross = cast(int, cross_attention(spec).value) if spec.is_encoder_decoder else 0
     norm = cast(int, layer_norms(spec, cross=spec.is_encoder_decoder).value)
     flags = spec.moe_flags
-    for moe in (False, True):
-        layers = tuple(i for i, flag in enumerate(flags) if flag == moe)
-        if not layers:
-            continue
-        total, active = group_mlp(spec, moe)
+    no_mlp = set(spec.no_mlp_layers)
+    tokens = [layer_token(spec, kind) for kind in spec.layer_kinds]
+    keys: dict[tuple[str, str], list[int]] = {}
+    for i, token in enumerate(tokens):
+        mlp_kind = "none" if i in no_mlp else "moe" if flags[i] else "dense"
+        keys.setdefault((token, mlp_kind), []).append(i)
+    mixer = cast(int, mixer_params(spec).value) if spec.has_mixer else 0
+    for (token, kind), members in keys.items():
         extra: dict[str, int] = {}
-        if moe:
+        if kind == "none":
+            mlp_total = mlp_active = 0
+        else:
+            total, active = group_mlp(spec, kind == "moe")
+            mlp_total, mlp_active = cast(int, total.value), cast(int, active.value)
+        if kind == "moe":
             parts = moe_parts(
                 spec.d_model,
                 spec.d_ff_expert,
@@ -102,6 +134,7 @@ def layer_groups(spec: ModelSpec) -> tuple[LayerGroup, ...]:
                 spec.router_bias,
                 d_ff_shared=spec.d_ff_shared,
                 expert_bias=spec.expert_bias,
+                shared_gate=spec.shared_expert_gate,
             )
             extra = dict(
                 router=parts.router,
@@ -109,18 +142,21 @@ def layer_groups(spec: ModelSpec) -> tuple[LayerGroup, ...]:
                 routed_experts=parts.routed,
                 shared_experts=parts.shared,
             )
-        kind = "moe" if moe else "dense"
+        has_attention = token == "attention"
+        layer_norm = norm if has_attention else cast(int, layer_norms(spec, token=token).value)
         groups.append(
             LayerGroup(
                 stack,
                 kind,
-                layers,
-                attention + cross,
-                cross,
-                cast(int, total.value),
-                cast(int, active.value),
-                norm,
+                tuple(members),
+                attention + cross if has_attention else 0,
+                cross if has_attention else 0,
+                mlp_total,
+                mlp_active,
+                layer_norm,
                 **extra,
+                token=token,
+                mixer=mixer if token == "linear" else 0,
             )
         )
     encoder = groups[:1] if spec.is_encoder_decoder else []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from quizzer.core import hf_classic, hf_recent
+from quizzer.core import hf_2026, hf_classic, hf_recent
 from quizzer.core.errors import ConfigError, SpecError
 from quizzer.core.hf_fields import Config, get, windowed
 from quizzer.core.spec import ModelSpec
@@ -164,6 +164,7 @@ BUILDERS: dict[str, Callable[[Config], dict[str, Any]]] = {
     "bert": _bert,
     **hf_recent.BUILDERS,
     **hf_classic.BUILDERS,
+    **hf_2026.BUILDERS,
 }
 
 
@@ -181,7 +182,7 @@ def from_hf_config(config: Config) -> ModelSpec:
     >>> from_hf_config({"model_type": "mamba"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    quizzer.core.errors.ConfigError: unsupported model_type 'mamba'; supported: bert, bloom, deepseek_v2, ...
+    quizzer.core.errors.ConfigError: unsupported model_type 'mamba'; supported: apertus, bert, bloom, ...
     """
     if not isinstance(config, Mapping):
         raise ConfigError(f"config.json must hold a JSON object, not {type(config).__name__}")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from quizzer.core.checks import counts, one_of
 from quizzer.core.kv import MLA_CACHES, READINGS, WINDOW_CONVENTIONS, window_cap
+from quizzer.core.layers import ATTENTION_KINDS
 from quizzer.core.memory import dtype_factor
 from quizzer.core.record import Record
 from quizzer.core.trace import Factor, Result, Trace, num, tags
@@ -61,8 +62,9 @@ def kv_kinds(spec: ModelSpec, mla_cache: str = "latent") -> tuple[KVKind, ...]:
         per = spec.kv_lora_rank + spec.qk_rope_head_dim
     else:
         per = spec.n_kv_heads * (spec.head_dim + spec.v_head_dim)
+    per += spec.index_head_dim  # DeepSeek-V3.2's indexer caches one key per token and layer
     kinds = spec.attention_kinds
-    order = list(dict.fromkeys(kinds))
+    order = [kind for kind in dict.fromkeys(kinds) if kind in ATTENTION_KINDS]  # mixers keep a fixed state
     return tuple(
         KVKind(kind, tuple(i for i, k in enumerate(kinds) if k == kind), spec.window_of(kind), per)
         for kind in order
@@ -73,7 +75,7 @@ def _per_token_factors(spec: ModelSpec, mla_cache: str) -> tuple[Factor, ...]:
     """The named factors of a layer's elements per token: 2 (K and V) × KV heads × head_dim (the query heads
     are what a slip puts for the KV heads); the KV heads alone when keys and values differ in width; none for
     MLA's latent."""
-    if spec.is_mla and mla_cache == "latent":
+    if (spec.is_mla and mla_cache == "latent") or spec.index_head_dim:
         return ()
     if spec.head_dim != spec.v_head_dim:
         return tags(kv_heads=(spec.n_kv_heads, spec.n_heads))
@@ -96,10 +98,12 @@ def model_kv_bytes_per_token(spec: ModelSpec, dtype: str = "bf16", mla_cache: st
     t = Trace()
     elements = sum(k.n_layers * k.elements_per_token_per_layer for k in kinds)
     per = kinds[0].elements_per_token_per_layer
-    shown = f"{spec.n_layers} × {num(per)} × {dtype_bytes_text(dtype)}"
-    factors = (*tags(layers=spec.n_layers), *_per_token_factors(spec, mla_cache), dtype_factor(dtype))
+    n = sum(k.n_layers for k in kinds)
+    shown = f"{n} × {num(per)} × {dtype_bytes_text(dtype)}"
+    factors = (*tags(layers=n), *_per_token_factors(spec, mla_cache), dtype_factor(dtype))
+    which = "every softmax-attention layer" if spec.has_mixer or n < spec.n_layers else "every layer"
     value = t.step(
-        "KV cache per token, every layer (context within every window)",
+        f"KV cache per token, {which} (context within every window)",
         "layers × elements per token per layer × bytes(dtype)",
         shown,
         elements_bytes(elements, dtype),
@@ -224,5 +228,8 @@ def _convention(spec: ModelSpec, dtype: str, mla_cache: str) -> str:
         what = (
             "MLA latent + rotary key per layer" if mla_cache == "latent" else "decompressed K and V per head"
         )
+        if spec.index_head_dim:
+            what += " + the indexer's key"
         return f"{dtype} cache; {what}"
-    return f"{dtype} cache; n_kv_heads, not query heads"
+    hybrid = "; the mixer layers keep a fixed state instead" if spec.has_mixer else ""
+    return f"{dtype} cache; n_kv_heads, not query heads{hybrid}"

@@ -10,8 +10,21 @@ from quizzer.core.errors import SpecError
 #: aligned chunks of ``attention_chunk_size`` tokens (Llama 4), 'full' to the whole context.
 ATTENTION_KINDS = ("full", "sliding", "chunked")
 
-#: Hugging Face's ``layer_types`` names -> quizzer's attention kinds.
-HF_LAYER_TYPES = {"full_attention": "full", "sliding_attention": "sliding", "chunked_attention": "chunked"}
+#: Every kind a layer's token mixer can be: softmax attention of one of ``ATTENTION_KINDS``, 'linear' (the
+#: model's fixed-state mixer: gated DeltaNet, KDA, Mamba-2, short convolution) or 'mlp' (no token mixer:
+#: Nemotron-H's MLP-only layers).
+LAYER_KINDS = (*ATTENTION_KINDS, "linear", "mlp")
+
+#: Hugging Face's ``layer_types`` names -> quizzer's layer kinds.
+HF_LAYER_TYPES = {
+    "full_attention": "full",
+    "sliding_attention": "sliding",
+    "chunked_attention": "chunked",
+    "linear_attention": "linear",
+    "conv": "linear",
+    "mamba": "linear",
+    "mlp": "mlp",
+}
 
 
 def expand_pattern(name: str, pattern: Sequence[str], n_layers: int) -> tuple[str, ...]:
@@ -32,8 +45,8 @@ def expand_pattern(name: str, pattern: Sequence[str], n_layers: int) -> tuple[st
     if len(pattern) > n_layers:
         raise SpecError(f"{name} has {len(pattern)} entries: more than n_layers ({n_layers})")
     for kind in pattern:
-        if kind not in ATTENTION_KINDS:
-            raise SpecError(f"{name} entry {kind!r} must be one of {', '.join(ATTENTION_KINDS)}")
+        if kind not in LAYER_KINDS:
+            raise SpecError(f"{name} entry {kind!r} must be one of {', '.join(LAYER_KINDS)}")
     return tuple(pattern[i % len(pattern)] for i in range(n_layers))
 
 

@@ -6,6 +6,7 @@ from typing import cast
 
 from quizzer.core.attention import cross_attention, layer_attention, layer_norms
 from quizzer.core.groups import LayerGroup, group_mlp, layer_groups, relative_tables
+from quizzer.core.mixers import mixer_params
 from quizzer.core.params import embedding_params, lm_head_params, norm_params, position_params
 from quizzer.core.record import Record
 from quizzer.core.spec import ModelSpec
@@ -35,6 +36,7 @@ class ParamBreakdown(Record):
     lm_head: int
     other: int
     groups: tuple[LayerGroup, ...] = ()
+    mixer_per_layer: int = 0
 
     def _sum(self, name: str) -> int:
         if not self.groups:  # a breakdown built by hand: every layer like the first
@@ -56,13 +58,18 @@ class ParamBreakdown(Record):
         return self._sum("mlp")
 
     @property
+    def mixer(self) -> int:
+        """Every fixed-state mixer layer's parameters (gated DeltaNet, KDA, Mamba-2, short convolution)."""
+        return sum(g.mixer * g.count for g in self.groups)
+
+    @property
     def norm(self) -> int:
         """Every norm: inside the layers, the final one(s) and the one after the embeddings."""
         return self._sum("norm") + self.final_norm + self.embedding_norm
 
     @property
     def per_layer(self) -> int:
-        return self.attention_per_layer + self.mlp_per_layer + self.norm_per_layer
+        return self.attention_per_layer + self.mixer_per_layer + self.mlp_per_layer + self.norm_per_layer
 
     @property
     def uniform(self) -> bool:
@@ -72,7 +79,14 @@ class ParamBreakdown(Record):
     @property
     def total(self) -> int:
         return (
-            self.embedding + self.position + self.attention + self.mlp + self.norm + self.lm_head + self.other
+            self.embedding
+            + self.position
+            + self.attention
+            + self.mixer
+            + self.mlp
+            + self.norm
+            + self.lm_head
+            + self.other
         )
 
     @property
@@ -88,6 +102,7 @@ class ParamBreakdown(Record):
             "embedding": self.embedding,
             "position": self.position,
             "attention": self.attention,
+            "mixer": self.mixer,
             "mlp": self.mlp,
             "norm": self.norm,
             "lm_head": self.lm_head,
@@ -123,30 +138,51 @@ def param_breakdown(spec: ModelSpec) -> ParamBreakdown:
         lm_head=head + (spec.vocab_size if spec.lm_head_bias else 0),
         other=d * d + d if spec.pooler else 0,
         groups=groups,
+        mixer_per_layer=first.mixer,
     )
 
 
 def _group_steps(t: Trace, spec: ModelSpec, group: LayerGroup, active: bool) -> int | float:
-    """The steps of one layer group: attention, MLP (all or active experts), norms; then × its layers."""
-    a = t.use(layer_attention(spec))
-    if group.cross_attention:
-        a += t.use(cross_attention(spec))
-    total, active_mlp = group_mlp(spec, group.mlp_kind == "moe")
-    m = t.use(active_mlp if active else total)
-    n = t.use(layer_norms(spec, cross=bool(group.cross_attention)))
+    """The steps of one layer group: attention or mixer, MLP (all or active experts), norms; then × its
+    layers."""
+    names, terms = [], []
+    if group.token == "attention":
+        a = t.use(layer_attention(spec))
+        if group.cross_attention:
+            a += t.use(cross_attention(spec))
+        names.append("attention")
+        terms.append(a)
+    elif group.token == "linear":
+        names.append("mixer")
+        terms.append(t.use(mixer_params(spec)))
+    if group.mlp_kind != "none":
+        total, active_mlp = group_mlp(spec, group.mlp_kind == "moe")
+        names.append("MLP")
+        terms.append(t.use(active_mlp if active else total))
+    names.append("norms")
+    terms.append(t.use(layer_norms(spec, cross=bool(group.cross_attention), token=group.token)))
     where = f"{group.stack} layers {group.layer_range}"
-    one = t.step(
-        f"One layer ({where})", "attention + MLP + norms", f"{num(a)} + {num(m)} + {num(n)}", a + m + n, P
-    )
+    shown = " + ".join(num(x) for x in terms)
+    one = t.step(f"One layer ({where})", " + ".join(names), shown, sum(terms), P)
     shown = f"{group.count} × {num(one)}"
     return t.step(f"All {where}", "layers × one layer", shown, group.count * one, P)
+
+
+def _group_name(group: LayerGroup) -> str:
+    """How a group is named in the sum: 'decoder moe layers', or by its mixer in a hybrid."""
+    if group.token == "attention":
+        return f"{group.stack} {group.mlp_kind} layers"
+    what = {"linear": "mixer", "mlp": "MLP-only"}[group.token]
+    mlp = "" if group.mlp_kind == "none" or group.token == "mlp" else f" + {group.mlp_kind}"
+    return f"{what}{mlp} layers"
 
 
 def _model_trace(spec: ModelSpec, active: bool) -> Result:
     t = Trace()
     groups = layer_groups(spec)
     terms, names = [], []
-    if len(groups) == 1:  # the classic derivation, as it always read
+    if len(groups) == 1 and groups[0].token == "attention" and groups[0].mlp_kind != "none":
+        # the classic derivation, as it always read
         attn, (mlp, mlp_active), norms = (
             layer_attention(spec),
             group_mlp(spec, spec.is_moe),
@@ -162,7 +198,7 @@ def _model_trace(spec: ModelSpec, active: bool) -> Result:
     else:
         for group in groups:
             terms.append(_group_steps(t, spec, group, active))
-            names.append(f"{group.stack} {group.mlp_kind} layers")
+            names.append(_group_name(group))
     terms.append(t.use(embedding_params(spec.vocab_size, spec.d_model)))
     names.append("token embedding")
     d = spec.d_model

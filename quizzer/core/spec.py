@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from quizzer.core.checks import count, one_of
 from quizzer.core.errors import SpecError
-from quizzer.core.layers import expand_pattern, layer_indices, moe_layer_flags
+from quizzer.core.layers import ATTENTION_KINDS, expand_pattern, layer_indices, moe_layer_flags
 from quizzer.core.record import Record
 
 MLP_KINDS = ("gelu", "gated")
@@ -12,15 +12,28 @@ NORM_KINDS = ("layernorm", "rmsnorm", "nonparametric")
 POSITION_KINDS = ("learned", "rotary", "none", "alibi", "relative")
 QK_NORM_KINDS = ("none", "head", "projection", "l2")
 NORM_PLACEMENTS = ("pre", "post", "sandwich")
+MIXER_KINDS = ("none", "gated_deltanet", "kda", "mamba2", "short_conv")
+#: The shape fields each mixer needs (positive): the others stay 0.
+MIXER_FIELDS = {
+    "none": (),
+    "gated_deltanet": (
+        "mixer_heads", "mixer_key_heads", "mixer_key_dim", "mixer_value_dim", "mixer_conv_kernel"
+    ),
+    "kda": ("mixer_heads", "mixer_key_dim", "mixer_conv_kernel"),
+    "mamba2": ("mixer_heads", "mixer_key_heads", "mixer_key_dim", "mixer_value_dim", "mixer_conv_kernel"),
+    "short_conv": ("mixer_conv_kernel",),
+}  # fmt: skip
 
 _FLAGS = (
     "qkv_bias", "out_bias", "mlp_bias", "tie_embeddings", "embedding_norm", "final_norm", "lm_head", "pooler",
     "router_bias", "qk_norm_bias", "attention_sinks", "parallel_attention", "lm_head_bias", "expert_bias",
+    "mixer_conv_bias", "mixer_bias", "attention_output_gate", "shared_expert_gate",
 )  # fmt: skip
 _COUNTS = (
     "n_positions", "type_vocab_size", "n_experts", "experts_per_token", "n_shared_experts", "q_lora_rank",
     "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "first_dense_layers", "n_encoder_layers",
-    "relative_attention_buckets",
+    "relative_attention_buckets", "mixer_heads", "mixer_key_heads", "mixer_key_dim", "mixer_value_dim",
+    "mixer_conv_kernel", "index_n_heads", "index_head_dim", "index_topk", "mlp_activation_params",
 )  # fmt: skip
 
 
@@ -140,6 +153,37 @@ class ModelSpec(Record):
     """Layers of an encoder stack before the decoder (T5); the decoder's layers then add cross-attention."""
     relative_attention_buckets: int = 0
     """T5's relative-position buckets: a buckets × n_heads bias table in the first layer of each stack."""
+    mixer: str = "none"
+    """The fixed-state token mixer of the 'linear' layers: 'gated_deltanet' (Qwen3-Next), 'kda' (Kimi Delta
+    Attention), 'mamba2' (Nemotron-H), 'short_conv' (LFM2); 'none' when every layer is softmax attention."""
+    mixer_heads: int = 0
+    """Value heads (gated DeltaNet), heads (KDA) or SSM heads (Mamba-2)."""
+    mixer_key_heads: int = 0
+    """Key heads (gated DeltaNet) or groups sharing B and C (Mamba-2's n_groups)."""
+    mixer_key_dim: int = 0
+    """Key head width (gated DeltaNet; KDA's head_dim, also its value width) or Mamba-2's SSM state size."""
+    mixer_value_dim: int = 0
+    """Value head width (gated DeltaNet) or Mamba-2's head_dim."""
+    mixer_conv_kernel: int = 0
+    """The mixer's causal short convolution, in tokens (4; LFM2's L_cache 3)."""
+    mixer_conv_bias: bool = False
+    """A bias on the short convolution (Mamba-2's use_conv_bias, LFM2's conv_bias)."""
+    mixer_bias: bool = False
+    """Biases on the mixer's input and output projections (Mamba-2's use_bias, LFM2's conv_bias)."""
+    no_mlp_layers: tuple[int, ...] = ()
+    """Layers without an MLP (Nemotron-H: each block is one mixer, attention or MLP)."""
+    attention_output_gate: bool = False
+    """Gated attention (Qwen3-Next): a sigmoid gate on the attention output, projected like the queries."""
+    index_n_heads: int = 0
+    """DeepSeek Sparse Attention's lightning indexer: its heads (V3.2: 64); 0 for no indexer."""
+    index_head_dim: int = 0
+    """The indexer's head width (V3.2: 128); it caches one key of this width per token and layer."""
+    index_topk: int = 0
+    """Keys each query attends to after the indexer's selection (V3.2: 2048)."""
+    shared_expert_gate: bool = False
+    """A sigmoid gate on the shared expert's output (Qwen3-Next): d_model parameters per MoE layer."""
+    mlp_activation_params: int = 0
+    """Learned scalars of the MLP's activation in every dense MLP (Apertus' xIELU: alpha_p and alpha_n, 2)."""
 
     def __post_init__(self) -> None:
         for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff"):
@@ -177,6 +221,7 @@ class ModelSpec(Record):
             raise SpecError(f"qk_norm_bias (true) needs q/k norms with weights, not qk_norm {self.qk_norm!r}")
         self._check_experts()
         self._check_layers()
+        self._check_mixer()
 
     def _check_heads(self) -> None:
         if self.n_kv_heads is None:
@@ -243,12 +288,53 @@ class ModelSpec(Record):
             if getattr(self, name) is not None:
                 object.__setattr__(self, name, count(name, getattr(self, name)))
         object.__setattr__(self, "layer_types", tuple(self.layer_types))
-        kinds = self.attention_kinds
+        kinds = self.layer_kinds
         if "sliding" in kinds and self.sliding_window is None:
             raise SpecError("layer_types has 'sliding' layers but sliding_window is not set")
         if "chunked" in kinds and self.attention_chunk_size is None:
             raise SpecError("layer_types has 'chunked' layers but attention_chunk_size is not set")
         object.__setattr__(self, "nope_layers", layer_indices("nope_layers", self.nope_layers, self.n_layers))
+        object.__setattr__(
+            self, "no_mlp_layers", layer_indices("no_mlp_layers", self.no_mlp_layers, self.n_layers)
+        )
+        if self.is_encoder_decoder and set(kinds) - set(ATTENTION_KINDS):
+            raise SpecError("an encoder-decoder model's layers must all be softmax attention")
+
+    def _check_mixer(self) -> None:
+        one_of("mixer", self.mixer, MIXER_KINDS)
+        has_linear = "linear" in self.layer_kinds
+        if has_linear and self.mixer == "none":
+            raise SpecError("layer_types has 'linear' layers but mixer is 'none' (name the mixer they use)")
+        if self.mixer != "none" and not has_linear:
+            raise SpecError(f"mixer ({self.mixer!r}) needs 'linear' entries in layer_types")
+        needed = MIXER_FIELDS[self.mixer]
+        for name in needed:
+            if not getattr(self, name):
+                raise SpecError(f"{name} (0) must be positive for mixer {self.mixer!r}")
+        for name in MIXER_FIELDS["gated_deltanet"]:
+            if name not in needed and getattr(self, name):
+                raise SpecError(
+                    f"{name} ({getattr(self, name)}) is not used by mixer {self.mixer!r}: leave it 0"
+                )
+        if self.mixer == "none" and (self.mixer_conv_bias or self.mixer_bias):
+            raise SpecError("mixer_conv_bias and mixer_bias need a mixer")
+        if self.mixer_key_heads and self.mixer_heads % self.mixer_key_heads:
+            raise SpecError(
+                f"mixer_heads ({self.mixer_heads}) must be divisible by "
+                f"mixer_key_heads ({self.mixer_key_heads})"
+            )
+        if bool(self.index_n_heads) != bool(self.index_head_dim):
+            raise SpecError("index_n_heads and index_head_dim go together (both 0: no indexer)")
+        if self.index_n_heads and not self.is_mla:
+            raise SpecError(
+                "an indexer (index_n_heads > 0) needs MLA (kv_lora_rank > 0), as in DeepSeek-V3.2"
+            )
+        if self.index_topk and not self.index_n_heads:
+            raise SpecError("index_topk needs an indexer (index_n_heads > 0)")
+        if self.attention_output_gate and self.is_mla:
+            raise SpecError("attention_output_gate is not supported with MLA")
+        if self.shared_expert_gate and not self.n_shared_experts:
+            raise SpecError("shared_expert_gate needs n_shared_experts > 0")
 
     @property
     def is_moe(self) -> bool:
@@ -266,8 +352,28 @@ class ModelSpec(Record):
         return self.n_encoder_layers > 0
 
     @property
+    def has_mixer(self) -> bool:
+        """True when some layers use a fixed-state mixer instead of softmax attention (a hybrid)."""
+        return self.mixer != "none"
+
+    @property
+    def layer_kinds(self) -> tuple[str, ...]:
+        """The kind of every (decoder) layer: an attention kind, 'linear' (the mixer) or 'mlp' (no mixer)."""
+        return self.attention_kinds
+
+    @property
+    def softmax_layers(self) -> tuple[int, ...]:
+        """The layers with softmax attention (the ones whose KV cache grows with the context)."""
+        return tuple(i for i, kind in enumerate(self.attention_kinds) if kind in ATTENTION_KINDS)
+
+    @property
+    def mixer_layers(self) -> tuple[int, ...]:
+        """The layers with the fixed-state mixer."""
+        return tuple(i for i, kind in enumerate(self.attention_kinds) if kind == "linear")
+
+    @property
     def attention_kinds(self) -> tuple[str, ...]:
-        """The attention kind of every (decoder) layer: the pattern expanded, or all 'sliding' / all 'full'.
+        """The kind of every (decoder) layer: the pattern expanded, or all 'sliding' / all 'full'.
 
         >>> ModelSpec(vocab_size=8, d_model=64, n_layers=4, n_heads=4, d_ff=8, sliding_window=128,
         ...           layer_types=("sliding", "full")).attention_kinds

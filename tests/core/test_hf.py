@@ -17,9 +17,11 @@ def test_required_model_types_are_supported() -> None:
 
 def test_unknown_type_lists_supported() -> None:
     with pytest.raises(
-        ConfigError, match=r"unsupported model_type 'mamba'; supported: bert, bloom, deepseek_v2"
-    ):
+        ConfigError, match=r"unsupported model_type 'mamba'; supported: apertus, bert, bloom, deepseek_v2"
+    ) as caught:
         from_hf_config({"model_type": "mamba", "hidden_size": 8})
+    for new in ("qwen3_next", "kimi_linear", "nemotron_h", "lfm2", "deepseek_v32", "minimax_m2"):
+        assert new in str(caught.value)
 
 
 def test_missing_type() -> None:
