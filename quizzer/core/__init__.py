@@ -111,6 +111,17 @@ _CALCULATOR_MODULES: dict[str, tuple[str, ...]] = {
     "lora": ("lora_params", "lora_qv_params", "lora_all_linear_params", "trainable_percent"),
     "vit": ("vit_patch_count", "vit_tokens", "vit_params", "vit_forward_macs", "vit_forward_flops"),
     "hardware": ("peak_flops", "hbm_bandwidth", "hbm_bytes", "interconnect_bandwidth"),
+    "hybrid": (
+        "gated_deltanet_params",
+        "mamba2_params",
+        "short_conv_params",
+        "linear_state_bytes",
+        "state_crossover_tokens",
+        "hybrid_cache_bytes",
+        "sequences_that_fit",
+        "dsa_indexer_params",
+        "indexer_key_bytes_per_token",
+    ),
     "presets": (
         "model_params_of",
         "model_active_params_of",
@@ -119,6 +130,10 @@ _CALCULATOR_MODULES: dict[str, tuple[str, ...]] = {
         "model_kv_cache_bytes_of",
         "model_kv_growth_bytes_per_token_of",
         "model_kv_window_cap_bytes_of",
+        "model_mixer_params_of",
+        "model_state_bytes_of",
+        "model_cache_bytes_of",
+        "model_state_crossover_of",
     ),
 }
 

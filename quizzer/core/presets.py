@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from quizzer.core.checks import did_you_mean
-from quizzer.core.errors import UnknownNameError
+from quizzer.core.errors import SpecError, UnknownNameError
 from quizzer.core.hf import from_hf_config
 from quizzer.core.record import Record
 from quizzer.core.spec import ModelSpec
@@ -175,3 +175,97 @@ def model_non_embedding_params_of(model: str) -> Result:
     from quizzer.core.model import non_embedding_params
 
     return non_embedding_params(preset_spec(model))
+
+
+def model_mixer_params_of(model: str) -> Result:
+    """One fixed-state mixer layer of a hybrid preset (its gated norm counted with the norms).
+
+    >>> model_mixer_params_of("qwen3-next-80b-a3b").value
+    33718336
+    """
+    from quizzer.core.mixers import mixer_params
+
+    spec = preset_spec(model)
+    if not spec.has_mixer:
+        raise SpecError(f"{model} has no fixed-state mixer: every layer is softmax attention")
+    return mixer_params(spec)
+
+
+def model_state_bytes_of(model: str, dtype: str = "bf16", state_dtype: str = "fp32") -> Result:
+    """The fixed state one sequence keeps in a hybrid preset's mixer layers (conv state in ``dtype``, the
+    recurrent state in fp32 as Hugging Face keeps it, or in ``dtype`` with ``state_dtype="model"``).
+
+    >>> model_state_bytes_of("qwen3-next-80b-a3b").value
+    77856768
+    """
+    from quizzer.core.mixers import mixer_state_bytes
+
+    spec = preset_spec(model)
+    if not spec.has_mixer:
+        raise SpecError(f"{model} has no fixed-state mixer: its cache is all KV")
+    return mixer_state_bytes(spec, dtype, state_dtype)
+
+
+def model_cache_bytes_of(
+    model: str,
+    seq_len: int,
+    batch: int = 1,
+    dtype: str = "bf16",
+    state_dtype: str = "fp32",
+    convention: str = "paper",
+    mla_cache: str = "latent",
+) -> Result:
+    """Everything a preset caches for ``batch`` sequences of ``seq_len`` tokens: the KV cache of its softmax
+    layers plus, in a hybrid, the mixers' fixed state.
+
+    >>> model_cache_bytes_of("qwen3-next-80b-a3b", 32768).value
+    883163136
+    """
+    from quizzer.core.kv_model import model_kv_cache_bytes
+    from quizzer.core.mixers import mixer_state_bytes
+    from quizzer.core.trace import Trace, num
+    from quizzer.core.units import Unit
+
+    spec = preset_spec(model)
+    kv = model_kv_cache_bytes(spec, seq_len, batch, dtype, convention, mla_cache)
+    if not spec.has_mixer:
+        return kv
+    t = Trace()
+    k = t.use(kv)
+    state = t.use(mixer_state_bytes(spec, dtype, state_dtype))
+    fixed = t.step(
+        "Fixed state of the batch",
+        "state per sequence × batch",
+        f"{num(state)} × {batch}",
+        state * batch,
+        Unit.BYTES,
+    )
+    value = t.step(
+        "Cache at this context", "KV cache + fixed state", f"{num(k)} + {num(fixed)}", k + fixed, Unit.BYTES
+    )
+    return t.done(value, Unit.BYTES, "KV grows in the softmax layers only; the mixers' state is fixed")
+
+
+def model_state_crossover_of(model: str, dtype: str = "bf16", state_dtype: str = "fp32") -> Result:
+    """The context at which a hybrid preset's growing KV cache reaches its fixed state (batch 1).
+
+    >>> model_state_crossover_of("qwen3-next-80b-a3b").value
+    3168
+    """
+    from quizzer.core.hybrid import state_crossover_tokens
+    from quizzer.core.kv_model import model_kv_growth_bytes_per_token
+    from quizzer.core.trace import Trace
+
+    spec = preset_spec(model)
+    t = Trace()
+    state = t.use(model_state_bytes_of(model, dtype, state_dtype))
+    growth = t.use(model_kv_growth_bytes_per_token(spec, dtype))
+    value = t.use(state_crossover_tokens(int(state), int(growth)))
+    return t.done(
+        value,
+        t.steps[-1].unit,
+        "batch 1; KV in "
+        + dtype
+        + ", the recurrent state in "
+        + (dtype if state_dtype == "model" else "fp32"),
+    )
