@@ -39,6 +39,12 @@ def _count(p: Parser) -> None:
         help="context length: adds the KV cache for N tokens and attention FLOPs at N",
     )
     p.add_argument("--batch", type=int, default=1, metavar="B", help="sequences in the KV cache (default: 1)")
+    p.add_argument(
+        "--state-dtype",
+        choices=("fp32", "model"),
+        default="fp32",
+        help="a hybrid's recurrent state: fp32 (as Hugging Face keeps it; the default) or --dtype",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 

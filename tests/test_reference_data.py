@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import REFERENCE_DIR, load_reference
 
-MODEL_FILES = ["real_models.json", "real_models_2025.json"]
+MODEL_FILES = ["real_models.json", "real_models_2025.json", "real_models_2026.json"]
 
 
 def _models() -> list[tuple[str, dict[str, Any]]]:
@@ -33,6 +33,7 @@ def test_the_data_lives_in_the_checkout() -> None:
     assert REFERENCE_DIR.is_relative_to(root)
     assert len(load_reference("real_models.json")) == 12
     assert len(load_reference("real_models_2025.json")) == 10
+    assert len(load_reference("real_models_2026.json")) == 7
     assert len(load_reference("problems.json")) == 45
 
 
@@ -42,10 +43,14 @@ def test_every_model_adds_up_to_its_total(file: str, model: dict[str, Any]) -> N
     emb = params["embedding"]
     assert emb["token"] + emb["position"] + emb["token_type"] + emb["embedding_norm"] == emb["total"]
     for group in params["layer_groups"]:
-        assert group["attention"] + group["mlp"] + group["norm"] + group["other"] == group["total"]
+        mixer = group.get("mixer", 0)  # the 2026 file's fixed-state mixers
+        assert group["attention"] + mixer + group["mlp"] + group["norm"] + group["other"] == group["total"]
     layers = sum(group["total"] * group["count"] for group in params["layer_groups"])
     assert layers == params["layers_total"]
-    assert sum(group["count"] for group in params["layer_groups"]) == model["config"]["num_layers"]
+    config = model["config"]
+    assert sum(group["count"] for group in params["layer_groups"]) == config.get(
+        "num_layers", config.get("num_hidden_layers")
+    )
     parts = emb["total"] + layers + params["final_norm"] + params["lm_head"] + params["other"]
     assert parts == params["total"]
     assert params["total"] - emb["total"] - params["lm_head"] == params["non_embedding_total"]
@@ -61,6 +66,8 @@ def test_every_model_names_its_checkpoint_and_flops_add_up(file: str, model: dic
     assert model["reference_checkpoint"]
     flops = model["flops_forward"]
     split = flops["layers_matmul"] + flops["attention_score"] + flops["lm_head"] + flops["other"]
+    # the 2026 file adds the DSA indexer's scores and the mixers' inner matmuls and convolutions
+    split += flops.get("attention_score_indexer", 0) + flops.get("mixer_internal", 0)
     assert split == flops["total"]
 
 
@@ -104,6 +111,7 @@ def test_refresh_strips_prose_and_keeps_figures_and_sources(tmp_path: Path) -> N
         json.dumps({"models": [model], "generated_with": {"torch": "2"}})
     )
     (source / "real_models_2025.json").write_text(json.dumps({"models": [], "description": "prose"}))
+    (source / "real_models_2026.json").write_text(json.dumps({"models": [], "conventions": {"kv": "prose"}}))
     problem = {"id": "P-1", "question": "prose", "answer": 3, "source": "https://example.org", "notes": "n"}
     (source / "problems.json").write_text(json.dumps([problem]))
     target = tmp_path / "out"

@@ -15,6 +15,7 @@ from quizzer.core.kv import WINDOW_CONVENTIONS
 from quizzer.core.kv_model import cross_attention_kv_bytes_per_source_token, kv_kinds
 from quizzer.core.layers import layer_ranges
 from quizzer.core.memory import weights_bytes
+from quizzer.core.mixers import MIXER_NAMES, mixer_state, mixer_widths
 from quizzer.core.model import param_breakdown
 from quizzer.core.presets import preset, preset_names
 from quizzer.core.spec import ModelSpec
@@ -54,7 +55,9 @@ def _group_report(group: LayerGroup, spec: ModelSpec) -> dict[str, Any]:
         "kind": group.mlp_kind,
         "layers": group.layer_range,
         "count": group.count,
+        "token_mixer": group.token,
         "attention": group.attention,
+        "mixer": group.mixer,
         "mlp": group.mlp,
         "mlp_active": group.mlp_active,
         "norm": group.norm,
@@ -91,19 +94,22 @@ def _attention_report(spec: ModelSpec) -> list[dict[str, Any]]:
     return rows
 
 
-def count_report(name: str, spec: ModelSpec, dtype: str, seq_len: int, batch: int) -> dict[str, Any]:
+def count_report(
+    name: str, spec: ModelSpec, dtype: str, seq_len: int, batch: int, state_dtype: str = "fp32"
+) -> dict[str, Any]:
     """The numbers `count` prints, in the documented JSON shape (plus a few extra keys)."""
     if seq_len < 0 or batch < 1:
         raise SpecError(f"--seq-len ({seq_len}) must be >= 0 and --batch ({batch}) >= 1")
     elements_bytes(1, dtype)  # validates the name before any arithmetic
     parts = param_breakdown(spec)
     decoder = spec.lm_head
-    kv = kv_report(spec, dtype) if decoder else None
+    kv = kv_report(spec, dtype, state_dtype) if decoder else None
     report: dict[str, Any] = {
         "model": name,
         "params": {"total": parts.total, "active": parts.active, **parts.parts()},
         "per_layer": {
             "attention": parts.attention_per_layer,
+            "mixer": parts.mixer_per_layer,
             "mlp": parts.mlp_per_layer,
             "norm": parts.norm_per_layer,
             "total": parts.per_layer,
@@ -117,18 +123,57 @@ def count_report(name: str, spec: ModelSpec, dtype: str, seq_len: int, batch: in
     }
     if spec.nope_layers:
         report["nope_layers"] = layer_ranges(spec.nope_layers)
+    if spec.has_mixer:
+        report["mixer"] = {
+            "kind": spec.mixer,
+            "name": MIXER_NAMES[spec.mixer],
+            "layers": layer_ranges(spec.mixer_layers),
+            "count": len(spec.mixer_layers),
+            "params_per_layer": parts.mixer // len(spec.mixer_layers),
+        }
     if kv:
         report["kv"] = kv
     if seq_len and decoder:
-        report["kv_cache"] = kv_seq_report(spec, dtype, seq_len, batch)
+        report["kv_cache"] = kv_seq_report(spec, dtype, seq_len, batch, state_dtype)
     return report
 
 
-def kv_report(spec: ModelSpec, dtype: str) -> dict[str, Any]:
-    """The KV cache per token by layer kind: while within every window, beyond them, and the windows' cap.
+def _state_report(spec: ModelSpec, dtype: str, state_dtype: str, growth: int) -> dict[str, Any]:
+    """A hybrid's fixed state per sequence (conv, recurrent) and where the growing KV cache overtakes it."""
+    state = mixer_state(spec, dtype, state_dtype)
+    widths = mixer_widths(spec)
+    detail: dict[str, Any] = {
+        "conv_states": {
+            "bytes": state.conv_bytes,
+            "dtype": dtype,
+            "layers": state.layers,
+            "shape_per_layer": [widths.conv_channels, spec.mixer_conv_kernel],
+        }
+    }
+    if state.recurrent_bytes:
+        detail["recurrent_states"] = {
+            "bytes": state.recurrent_bytes,
+            "dtype": dtype if state_dtype == "model" else "fp32",
+            "layers": state.layers,
+            "elements_per_layer": state.recurrent_elements_per_layer,
+        }
+    return {
+        "state_bytes_fixed": state.total_bytes,
+        "state_detail": detail,
+        "state_convention": "Hugging Face's cache: conv state in the model's dtype, recurrent state in "
+        + (dtype if state_dtype == "model" else "fp32")
+        + "; it does not grow with the context",
+        # the context where the growing KV cache reaches the fixed state (None: nothing grows)
+        "crossover_tokens": -(-state.total_bytes // growth) if growth else None,
+    }
 
-    MLA models count the latent (what an MLA-aware runtime caches) and give the decompressed K and V
-    (what transformers caches) beside it.
+
+def kv_report(spec: ModelSpec, dtype: str, state_dtype: str = "fp32") -> dict[str, Any]:
+    """The KV cache per token by layer kind: while within every window, beyond them, and the windows' cap;
+    a hybrid's fixed state beside it.
+
+    MLA models count the latent (what transformers 5 and MLA-aware runtimes cache) and give the decompressed
+    K and V (what transformers 4.57 cached) beside it; DeepSeek-V3.2's indexer keys are in both.
     """
     kinds = kv_kinds(spec)
     rows, cap = [], dict.fromkeys(WINDOW_CONVENTIONS, 0)
@@ -169,6 +214,11 @@ def kv_report(spec: ModelSpec, dtype: str) -> dict[str, Any]:
             "latent_per_layer": spec.kv_lora_rank + spec.qk_rope_head_dim,
             "decompressed_per_layer": decompressed[0].elements_per_token_per_layer,
         }
+        if spec.index_head_dim:
+            layers = len(spec.softmax_layers)
+            report["mla"]["indexer_key_bytes_per_token"] = elements_bytes(layers * spec.index_head_dim, dtype)
+    if spec.has_mixer:
+        report.update(_state_report(spec, dtype, state_dtype, report["bytes_per_token_beyond_windows"]))
     if spec.is_encoder_decoder:
         report["cross_attention_bytes_per_source_token"] = cross_attention_kv_bytes_per_source_token(
             spec, dtype
@@ -186,11 +236,14 @@ def _total(
     return elements_bytes(elements * batch, dtype)
 
 
-def kv_seq_report(spec: ModelSpec, dtype: str, seq_len: int, batch: int) -> dict[str, Any]:
+def kv_seq_report(
+    spec: ModelSpec, dtype: str, seq_len: int, batch: int, state_dtype: str = "fp32"
+) -> dict[str, Any]:
     """The KV cache of ``batch`` sequences of ``seq_len`` tokens, by layer kind, in both window readings.
 
     ``bytes`` reads a window of W tokens as W cached tokens (papers, servers); ``bytes_hf`` as transformers'
-    sliding cache holds them (W − 1). ``tokens_cached`` is what the layers that keep the most hold.
+    sliding cache holds them (W − 1). ``tokens_cached`` is what the layers that keep the most hold. A
+    hybrid adds ``state_bytes`` (its fixed state × batch) and ``total_bytes`` (KV + state).
     """
     kinds = kv_kinds(spec)
     report: dict[str, Any] = {
@@ -220,6 +273,10 @@ def kv_seq_report(spec: ModelSpec, dtype: str, seq_len: int, batch: int) -> dict
         report["mla_decompressed_bytes"] = {
             c: _total(spec, dtype, seq_len, batch, c, "decompressed") for c in WINDOW_CONVENTIONS
         }
+    if spec.has_mixer:
+        report["state_bytes"] = mixer_state(spec, dtype, state_dtype).total_bytes * batch
+        report["total_bytes"] = report["bytes"] + report["state_bytes"]
+        report["total_bytes_hf"] = report["bytes_hf"] + report["state_bytes"]
     return report
 
 
@@ -235,23 +292,27 @@ def kv_lines(report: dict[str, Any], spec: ModelSpec) -> list[str]:
     per = kv["bytes_per_token"]
     if spec.is_mla:
         mla = kv["mla"]
+        n = len(spec.softmax_layers)
+        indexer = f" + {spec.index_head_dim} indexer key" if spec.index_head_dim else ""
         lines.append(
-            f"KV cache per token at {dtype}: {format_count(per)} bytes (MLA latent: {spec.n_layers} layers × "
-            f"({spec.kv_lora_rank} + {spec.qk_rope_head_dim} rope) × bytes, no ×2)"
+            f"KV cache per token at {dtype}: {format_count(per)} bytes (MLA latent, as transformers 5 caches "
+            f"it: {n} layers × ({spec.kv_lora_rank} + {spec.qk_rope_head_dim} rope{indexer}) × bytes, no ×2)"
         )
         lines.append(
-            "  decompressed K and V, as transformers caches them: "
+            "  decompressed K and V, as transformers 4.57 cached them: "
             f"{format_count(mla['decompressed_bytes_per_token'])}"
-            f" bytes ({spec.n_layers} × {spec.n_heads} heads × ({spec.head_dim} + {spec.v_head_dim}) × bytes)"
+            f" bytes ({n} × {spec.n_heads} heads × ({spec.head_dim} + {spec.v_head_dim}) × bytes)"
         )
     else:
         within = ""
         windows = [k["window"] for k in kv["by_kind"] if k["window"] is not None]
         if windows:
             within = f" while the context is within {min(windows):,} tokens"
+        n = len(spec.softmax_layers)
+        which = "softmax-attention layers" if n < spec.n_layers else "layers"
         lines.append(
             f"KV cache per token at {dtype}: {format_count(per)} bytes{within} "
-            f"(2 × {spec.n_layers} layers × {spec.n_kv_heads} kv heads × {spec.head_dim} head_dim × bytes)"
+            f"(2 × {n} {which} × {spec.n_kv_heads} kv heads × {spec.head_dim} head_dim × bytes)"
         )
         if windows:
             for k in kv["by_kind"]:
@@ -270,6 +331,19 @@ def kv_lines(report: dict[str, Any], spec: ModelSpec) -> list[str]:
             lines.append(
                 f"  beyond every window: {format_count(kv['bytes_per_token_beyond_windows'])} bytes per token"
             )
+    if spec.has_mixer:
+        detail = kv["state_detail"]
+        conv = detail["conv_states"]
+        parts = [f"conv {format_count(conv['bytes'])} ({conv['dtype']})"]
+        if "recurrent_states" in detail:
+            rec = detail["recurrent_states"]
+            parts.append(f"recurrent {format_count(rec['bytes'])} ({rec['dtype']})")
+        lines.append(
+            f"fixed state per sequence ({conv['layers']} {MIXER_NAMES[spec.mixer]} layers): "
+            f"{_sizes(kv['state_bytes_fixed'])}; " + " + ".join(parts) + ", whatever the context"
+        )
+        if kv["crossover_tokens"] is not None:
+            lines.append(f"  the KV cache overtakes the fixed state at {kv['crossover_tokens']:,} tokens")
     if spec.is_encoder_decoder:
         cross = format_count(kv["cross_attention_bytes_per_source_token"])
         lines.append(
@@ -285,6 +359,8 @@ def kv_lines(report: dict[str, Any], spec: ModelSpec) -> list[str]:
             lines.append(f"  transformers' cache (W − 1 tokens per window): {_sizes(c['bytes_hf'])}")
         if spec.is_mla:
             lines.append(f"  decompressed K and V: {_sizes(c['mla_decompressed_bytes']['paper'])}")
+        if spec.has_mixer:
+            lines.append(f"  with the fixed state: {_sizes(c['total_bytes'])}")
     return lines
 
 
@@ -296,28 +372,39 @@ def _layer_rows(report: dict[str, Any], spec: ModelSpec) -> list[str]:
     """One line per kind of layer (dense against MoE, encoder against decoder) and per attention kind."""
     lines = []
     groups = report["layer_groups"]
+    hybrid = spec.has_mixer or bool(spec.no_mlp_layers)
     if len(groups) > 1 or spec.is_moe:
         labels = []
         for g in groups:
             label = f"{g['layers']} {g['stack'] + ' ' if spec.is_encoder_decoder else ''}{g['kind']}"
+            if hybrid:
+                token = {"attention": "attention", "linear": "mixer", "mlp": "no mixer"}[g["token_mixer"]]
+                label = f"{g['layers']} {token} + {g['kind'] if g['kind'] != 'none' else 'no'} mlp"
             if g["kind"] == "moe":
                 shared = f" + {spec.n_shared_experts} shared" if spec.n_shared_experts else ""
                 label += f" ({spec.n_experts}{shared}, top-{spec.experts_per_token})"
             labels.append(label)
         width = max(24, *(len(label) + 2 for label in labels))
-        head = f"{'count':>6}{'attention':>16}{'mlp':>18}{'mlp per token':>18}{'norms':>10}"
+        mixer_head = f"{'mixer':>14}" if hybrid else ""
+        head = f"{'count':>6}{'attention':>16}{mixer_head}{'mlp':>18}{'mlp per token':>18}{'norms':>10}"
         lines += ["", f"{'layers':<{width}}{head}"]
         for label, g in zip(labels, groups, strict=True):
+            mixer = f"{format_count(g['mixer']):>14}" if hybrid else ""
             lines.append(
-                f"{label:<{width}}{g['count']:>6}{format_count(g['attention']):>16}{format_count(g['mlp']):>18}"
-                f"{format_count(g['mlp_active']):>18}{format_count(g['norm']):>10}"
+                f"{label:<{width}}{g['count']:>6}{format_count(g['attention']):>16}{mixer}"
+                f"{format_count(g['mlp']):>18}{format_count(g['mlp_active']):>18}{format_count(g['norm']):>10}"
             )
     kinds = report["attention_layers"]
     if len(kinds) > 1 or kinds[0]["window"] is not None or spec.nope_layers:
         lines.append("")
         for k in kinds:
             window = f", window {k['window']:,}" if k["window"] is not None else ""
-            lines.append(f"{k['kind']} attention: {k['count']} layers{window} ({k['layers']})")
+            what = f"{k['kind']} attention"
+            if k["kind"] == "linear":
+                what = f"{MIXER_NAMES[spec.mixer]} mixer (fixed state)"
+            elif k["kind"] == "mlp":
+                what = "no token mixer (MLP only)"
+            lines.append(f"{what}: {k['count']} layers{window} ({k['layers']})")
         if spec.nope_layers:
             lines.append(f"no positional encoding (NoPE): layers {report['nope_layers']}")
     return lines
@@ -331,11 +418,18 @@ def render_table(report: dict[str, Any], spec: ModelSpec, source: str) -> str:
     else:
         layers_text = f"{layers} layers"
     extra = (", MLA" if spec.is_mla else "") + (", + cross" if spec.is_encoder_decoder else "")
-    attention = f"attention ({layers_text}{extra})"
+    extra += " + indexer" if spec.index_n_heads else ""
+    softmax = len(spec.softmax_layers)
+    attention = f"attention ({layers_text if softmax == spec.n_layers else f'{softmax} layers'}{extra})"
     rows = [
         ("token embedding" + (" + types" if spec.type_vocab_size else ""), p["embedding"]),
         ("position table" + (" (relative bias)" if spec.positions == "relative" else ""), p["position"]),
         (attention, p["attention"]),
+        *(
+            [(f"mixer ({len(spec.mixer_layers)} {MIXER_NAMES[spec.mixer]} layers)", p["mixer"])]
+            if spec.has_mixer
+            else []
+        ),
         (f"mlp ({layers_text}){', experts + router' if spec.is_moe else ''}", p["mlp"]),
         ("norms", p["norm"]),
         ("lm head" + (" (tied)" if spec.tie_embeddings else ""), p["lm_head"]),
@@ -380,6 +474,6 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not args.model:
         parser.error("count needs a MODEL (a preset name or a config.json path), or --list")
     name, spec, source = load_model(args.model)
-    report = count_report(name, spec, args.dtype, args.seq_len, args.batch)
+    report = count_report(name, spec, args.dtype, args.seq_len, args.batch, args.state_dtype)
     print(json.dumps(report, indent=2) if args.json else render_table(report, spec, source))
     return 0

@@ -62,7 +62,8 @@ def kv_kinds(spec: ModelSpec, mla_cache: str = "latent") -> tuple[KVKind, ...]:
         per = spec.kv_lora_rank + spec.qk_rope_head_dim
     else:
         per = spec.n_kv_heads * (spec.head_dim + spec.v_head_dim)
-    per += spec.index_head_dim  # DeepSeek-V3.2's indexer caches one key per token and layer
+    if mla_cache == "latent":  # DeepSeek-V3.2's indexer caches one key per token and layer (transformers 5)
+        per += spec.index_head_dim
     kinds = spec.attention_kinds
     order = [kind for kind in dict.fromkeys(kinds) if kind in ATTENTION_KINDS]  # mixers keep a fixed state
     return tuple(

@@ -459,8 +459,20 @@ def test_the_issue_13_presets_ship() -> None:
     assert set(OLD_PRESETS) == set(PUBLISHED_TOTALS)
 
 
+#: Presets checked part by part against real_models_2026.json (tests/core/test_real_models_2026.py).
+PUBLISHED_2026 = (
+    "qwen3-next-80b-a3b",
+    "deepseek-v3.2-exp",
+    "glm-4.5-air",
+    "smollm3-3b",
+    "olmo-3-7b",
+    "ernie-4.5-21b-a3b",
+    "lfm2-1.2b",
+)
+
+
 def test_every_preset_is_checked_and_cites_a_source() -> None:
-    assert set(preset_names()) == set(PUBLISHED_TOTALS) | set(PUBLISHED_2025)
+    assert set(preset_names()) == set(PUBLISHED_TOTALS) | set(PUBLISHED_2025) | set(PUBLISHED_2026)
     for name in preset_names():
         assert preset(name).source.startswith("https://"), name
         assert preset(name).title

@@ -19,7 +19,12 @@ TARGET = HERE / "reference"
 DEFAULT_SOURCE = HERE.parents[2] / "shared" / "reference"
 
 #: Files copied, each a list of records under the key given (problems.json is a bare list).
-FILES = {"real_models.json": "models", "real_models_2025.json": "models", "problems.json": None}
+FILES = {
+    "real_models.json": "models",
+    "real_models_2025.json": "models",
+    "real_models_2026.json": "models",
+    "problems.json": None,
+}
 
 #: Keys whose values are prose about a figure rather than the figure: left out of the copy.
 PROSE_KEYS = frozenset(
