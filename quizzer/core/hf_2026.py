@@ -352,8 +352,13 @@ def _kimi_linear(c: Config) -> dict[str, Any]:
     spec = _deepseek(defaults)(renamed)
     mlp_kinds = c.get("mlp_layer_types")
     if mlp_kinds and spec.get("n_experts"):
-        spec.pop("first_dense_layers", None)
-        spec["moe_layers"] = tuple(i for i, k in enumerate(mlp_kinds) if k == "sparse")
+        sparse = tuple(i for i, k in enumerate(mlp_kinds) if k == "sparse")
+        first = n - len(sparse)
+        if sparse == tuple(range(first, n)):  # the first_k_dense_replace rule: one spec for both spellings
+            spec["first_dense_layers"] = first
+        else:
+            spec.pop("first_dense_layers", None)
+            spec["moe_layers"] = sparse
     spec.update(
         layer_types=kinds,
         mixer="kda",
@@ -361,6 +366,44 @@ def _kimi_linear(c: Config) -> dict[str, Any]:
         mixer_key_dim=linear.get("head_dim", c.get("linear_head_dim", 128)),
         mixer_conv_kernel=linear.get("short_conv_kernel_size", c.get("linear_conv_kernel_dim", 4)),
     )
+    return spec
+
+
+def _granitemoehybrid(c: Config) -> dict[str, Any]:
+    """Granite 4.0-H: Mamba-2 or attention layers (layer_types / layers_block_type), each with a shared
+    gated MLP (shared_intermediate_size) beside its routed experts (none when num_local_experts is 0)."""
+    spec = _base(c)
+    n = spec["n_layers"]
+    blocks = c.get("layer_types") or c.get("layers_block_type") or ["mamba"] * n
+    if len(blocks) != n:
+        raise ConfigError(f"layer_types has {len(blocks)} entries for {n} layers")
+    kinds = tuple("linear" if b in ("mamba", "linear_attention") else "full" for b in blocks)
+    d, heads = spec["d_model"], c.get("mamba_n_heads", 128)
+    head_dim = c.get("mamba_d_head", "auto")
+    if head_dim == "auto":
+        head_dim = c.get("mamba_expand", 2) * d // heads
+    shared = c.get("shared_intermediate_size", 1024)
+    experts = c.get("num_local_experts", 8)
+    spec.update(layer_types=kinds, d_ff=shared)
+    if "linear" in kinds:
+        spec.update(
+            mixer="mamba2",
+            mixer_heads=heads,
+            mixer_key_heads=c.get("mamba_n_groups", 1),
+            mixer_key_dim=c.get("mamba_d_state", 256),
+            mixer_value_dim=head_dim,
+            mixer_conv_kernel=c.get("mamba_d_conv", 4),
+            mixer_conv_bias=bool(c.get("mamba_conv_bias", True)),
+            mixer_bias=bool(c.get("mamba_proj_bias", False)),
+        )
+    if experts:
+        spec.update(
+            n_experts=experts,
+            experts_per_token=c.get("num_experts_per_tok", 2),
+            d_ff_expert=get(c, "intermediate_size"),
+            n_shared_experts=1,
+            d_ff_shared=shared,
+        )
     return spec
 
 
@@ -378,4 +421,5 @@ BUILDERS: dict[str, Builder] = {
     "lfm2": _lfm2,
     "nemotron_h": _nemotron_h,
     "kimi_linear": _kimi_linear,
+    "granitemoehybrid": _granitemoehybrid,
 }

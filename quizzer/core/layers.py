@@ -23,6 +23,7 @@ HF_LAYER_TYPES = {
     "linear_attention": "linear",
     "conv": "linear",
     "mamba": "linear",
+    "attention": "full",
     "mlp": "mlp",
 }
 
