@@ -106,6 +106,10 @@ def _mlp_matmul(spec: ModelSpec, moe: bool) -> tuple[int, str, str]:
     if shared:
         formula += f" + shared × {n_mats} × d_model × d_ff_shared"
         shown += f" + {shared} × {n_mats} × {num(d)} × {num(spec.d_ff_shared)}"
+    if spec.shared_expert_gate:  # Qwen3-Next: a d_model → 1 projection gates the shared expert
+        value += d
+        formula += " + d_model (shared-expert gate)"
+        shown += f" + {num(d)}"
     return value, formula, shown
 
 
@@ -236,8 +240,11 @@ def forward_flops_per_token(spec: ModelSpec, context: int = 0) -> Result:
     when keys and values are head_dim wide, 2·L·context·H·(192 + 128) for DeepSeek-V3's MLA as transformers
     runs it (decompressed keys and values).
 
-    The attention term counts the full context (no causal halving) in every layer, sliding and chunked layers
-    included, as torch's FlopCounterMode counts transformers' masked attention.
+    The attention term counts the full context (no causal halving) in every softmax layer, sliding and chunked
+    layers included, as torch's FlopCounterMode counts transformers' masked attention; DeepSeek-V3.2's indexer
+    adds its scores over the context. A hybrid's mixer layers add their projections and no context term: the
+    work inside a mixer (the delta rule's chunked matmuls, the short convolution) depends on the kernel and is
+    left out.
 
     Args:
         spec: the model.
@@ -278,10 +285,10 @@ def forward_flops_per_token(spec: ModelSpec, context: int = 0) -> Result:
     if spec.index_n_heads:
         n, w = spec.index_n_heads, spec.index_head_dim
         attn += t.step(
-            "Indexer scores (every index head against every cached index key)",
-            "2 × softmax layers × context × index heads × index head_dim",
-            f"2 × {layers} × {num(context)} × {n} × {w}",
-            2 * layers * context * n * w,
+            "Indexer scores (every index head against every cached index key, then the heads' weighted sum)",
+            "2 × softmax layers × context × index heads × (index head_dim + 1)",
+            f"2 × {layers} × {num(context)} × {n} × ({w} + 1)",
+            2 * layers * context * n * (w + 1),
             Unit.FLOPS,
         )
     value = t.step(

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from quizzer.cli import main
+from quizzer.core.flops import forward_flops_per_token, matmul_params_per_token
 from quizzer.core.hf import from_hf_config
 from quizzer.core.kv_model import model_kv_bytes_per_token, model_kv_growth_bytes_per_token
 from quizzer.core.mixers import mixer_state
@@ -163,3 +164,16 @@ def test_published_totals_are_judged_as_the_reference_judges_them(name: str) -> 
     total = param_breakdown(from_hf_config(MODELS[name]["config_json"])).total
     assert total == check["measured_total"]
     assert (abs(total - check["published_total"]) <= check["precision"] / 2) == check["match"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_forward_flops_match_the_counted_matmuls(name: str) -> None:
+    """2 × the matmul parameters per token is the layers' and the head's matmuls, the attention term the
+    scores (and the indexer's); the mixers' inner work is the reference's mixer_internal, left out."""
+    flops = MODELS[name]["flops_forward"]
+    spec = from_hf_config(MODELS[name]["config_json"])
+    seq = flops["seq_len"]
+    matmul = 2 * matmul_params_per_token(spec).value
+    assert matmul * seq == flops["layers_matmul"] + flops["lm_head"]
+    attention = forward_flops_per_token(spec, seq).value - matmul
+    assert attention * seq == flops["attention_score"] + flops["attention_score_indexer"]
