@@ -1,31 +1,32 @@
 #!/usr/bin/env python
-"""Measure a Hugging Face config.json the way tests/data/reference's real_models_2026 records were measured.
+"""Measure a Hugging Face config.json the way the real_models_2026 reference records were measured.
 
 Standalone script: it needs torch and transformers 5.x and is never imported by the test-suite.
 Run it with the environment that has them, e.g.
 
-    /work/tf5/bin/python tests/crosscheck/measure_2026.py --verify REFERENCE.json      # re-measure every record, print a diff
-    /work/tf5/bin/python tests/crosscheck/measure_2026.py config.json [more.json ...]   # print a record per config
+    /work/tf5/bin/python tests/crosscheck/measure_2026.py --verify REFERENCE.json   # re-measure, diff
+    /work/tf5/bin/python tests/crosscheck/measure_2026.py config.json [more.json]   # print records
 
 What it produces for one config.json dict (``measure(config_json)``):
 
-- ``params``: the model is built with ``AutoModelForCausalLM.from_config`` on the meta device (no memory, no weights).
-  ``total`` is ``sum(p.numel() for p in model.parameters())`` (tied weights once). Each decoder layer's parameters are
-  split into ``attention`` (softmax attention: MHA/GQA, MLA and the DeepSeek sparse-attention indexer), ``mixer``
-  (non-softmax token mixers: gated DeltaNet, Kimi Delta Attention, Mamba-2, short convolution), ``mlp`` (dense FFN or
-  MoE with its router and shared experts), ``norm`` (every norm module, with ``norm_detail`` saying where) and
-  ``other`` (anything else, e.g. Gemma-3n's AltUp/LAuReL/per-layer-input blocks). Layers with equal kind and counts
-  are grouped. ``moe_active`` is the total minus ``(num_experts - top_k) * params_per_expert`` in every MoE layer.
-- ``kv_cache``: the full model is built in bfloat16 under ``FakeTensorMode`` (shapes only, no memory), run with
-  ``use_cache=True`` on fresh inputs of 5 and 9 tokens, and every tensor of Hugging Face's cache object is read:
-  growth per token = (bytes after 9 - bytes after 5) / 4; conv and recurrent states are fixed per sequence (their
-  dtype is reported as found: HF keeps recurrent states in float32 even in a bf16 model).
+- ``params``: the model is built with ``AutoModelForCausalLM.from_config`` on the meta device (no memory,
+  no weights). ``total`` is ``sum(p.numel() for p in model.parameters())`` (tied weights once). Each
+  decoder layer's parameters are split into ``attention`` (softmax attention: MHA/GQA, MLA and the
+  DeepSeek sparse-attention indexer), ``mixer`` (non-softmax token mixers: gated DeltaNet, Kimi Delta
+  Attention, Mamba-2, short convolution), ``mlp`` (dense FFN or MoE with its router and shared experts),
+  ``norm`` (every norm module, ``norm_detail`` says where) and ``other`` (anything else, e.g. Gemma-3n's
+  AltUp/LAuReL/per-layer-input blocks). Layers with equal kind and counts are grouped. ``moe_active`` is
+  the total minus ``(num_experts - top_k) * params_per_expert`` in every MoE layer.
+- ``kv_cache``: the full model is built in bfloat16 under ``FakeTensorMode`` (shapes only, no memory),
+  run with ``use_cache=True`` on fresh inputs of 5 and 9 tokens, and every tensor of Hugging Face's cache
+  object is read: growth per token = (bytes after 9 - bytes after 5) / 4; conv and recurrent states are
+  fixed per sequence (dtype as found: HF keeps recurrent states in float32 even in a bf16 model).
 """
+
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import warnings
 from collections import OrderedDict
@@ -47,22 +48,31 @@ MIXER_MARKERS = ("gateddeltanet", "deltaattention", "mamba", "mixer", "shortconv
 MLP_MARKERS = ("mlp", "moe", "expert", "feedforward")
 
 CONVENTIONS = {
-    "params_total": "sum(p.numel() for p in model.parameters()) on the meta device; tied weights counted once",
-    "params_regions": "attention = softmax attention (incl. MLA, DSA indexer); mixer = gated DeltaNet / KDA / Mamba-2 / "
-    "short conv; mlp = FFN or MoE incl. router and shared experts; norm = all norm modules in the layer (norm_detail "
-    "says where)",
+    "params_total": (
+        "sum(p.numel() for p in model.parameters()) on the meta device; tied weights counted once"
+    ),
+    "params_regions": (
+        "attention = softmax attention (incl. MLA, DSA indexer); mixer = gated DeltaNet / KDA / Mamba-2 / "
+        "short conv; mlp = FFN or MoE incl. router and shared experts; norm = all norm modules in the layer "
+        "(norm_detail says where)"
+    ),
     "params_active": "total - (num_experts - top_k) * params_per_expert per MoE layer",
-    "kv_cache": "bytes_per_token = growth of HF's cache per token over all layers (bf16 model); state_bytes_fixed = "
-    "conv + recurrent states per sequence; measured on HF's cache object of the full model under FakeTensorMode after "
-    "5 and 9 tokens",
-    "published_check": "published totals may be rounded: match means |measured - published| <= precision / 2 (exact "
-    "when precision 0)",
+    "kv_cache": (
+        "bytes_per_token = growth of HF's cache per token over all layers (bf16 model); "
+        "state_bytes_fixed = conv + recurrent states per sequence; measured on HF's cache object of the "
+        "full model under FakeTensorMode after 5 and 9 tokens"
+    ),
+    "published_check": (
+        "published totals may be rounded: match means |measured - published| <= precision / 2 "
+        "(exact when precision 0)"
+    ),
 }
 
 
-# ----------------------------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------------------------
 # building
-# ----------------------------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------------------------
+
 
 def _text_part(config_json: dict) -> tuple[str, dict]:
     cfg = dict(config_json)
@@ -74,7 +84,7 @@ def _text_part(config_json: dict) -> tuple[str, dict]:
 
 
 def _decode_floats(v):
-    """transformers 5 writes inf/nan in config.json as {"__float__": "Infinity"}: turn them back into floats."""
+    """transformers 5 writes inf/nan in config.json as {"__float__": "Infinity"}: back to floats."""
     if isinstance(v, dict):
         if set(v) == {"__float__"}:
             return float(v["__float__"])
@@ -86,8 +96,11 @@ def _decode_floats(v):
 
 def build_config(config_json: dict):
     mt, cfg = _text_part(_decode_floats(config_json))
-    cfg = {k: v for k, v in cfg.items() if k not in ("transformers_version", "architectures", "auto_map",
-                                                    "quantization_config")}
+    cfg = {
+        k: v
+        for k, v in cfg.items()
+        if k not in ("transformers_version", "architectures", "auto_map", "quantization_config")
+    }
     cfg.pop("model_type", None)
     cls = CONFIG_MAPPING[mt]
     return cls(**cfg)
@@ -120,9 +133,10 @@ def ranges(idx) -> str:
     return ",".join(parts)
 
 
-# ----------------------------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------------------------
 # parameters
-# ----------------------------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------------------------
+
 
 def _is_norm(mod) -> bool:
     n = type(mod).__name__.lower()
@@ -151,7 +165,14 @@ def _experts_module(mod):
 
 
 def _top_k(config) -> int | None:
-    for k in ("num_experts_per_tok", "num_experts_per_token", "moe_k", "moe_topk", "top_k", "num_selected_experts"):
+    for k in (
+        "num_experts_per_tok",
+        "num_experts_per_token",
+        "moe_k",
+        "moe_topk",
+        "top_k",
+        "num_selected_experts",
+    ):
         v = getattr(config, k, None)
         if isinstance(v, int):
             return v
@@ -159,7 +180,7 @@ def _top_k(config) -> int | None:
 
 
 def moe_info(mlp_mod, layer, config) -> dict | None:
-    ename, experts = _experts_module(mlp_mod)
+    _, experts = _experts_module(mlp_mod)
     if experts is None:
         return None
     eparams = list(experts.named_parameters())
@@ -185,8 +206,12 @@ def moe_info(mlp_mod, layer, config) -> dict | None:
         lname = name.lower()
         if "shared" in lname:
             shared += cnt
-        elif name in ("gate", "router") or "router" in lname or "gate" in type(sub).__name__.lower() \
-                or "router" in type(sub).__name__.lower():
+        elif (
+            name in ("gate", "router")
+            or "router" in lname
+            or "gate" in type(sub).__name__.lower()
+            or "router" in type(sub).__name__.lower()
+        ):
             router += cnt
         else:
             shared += cnt
@@ -263,9 +288,9 @@ def layer_breakdown(layer, config) -> dict:
 
 
 def measure_params(model, config) -> dict:
-    base, lname, layers = decoder_layers(model)
+    _, _, layers = decoder_layers(model)
     per = [layer_breakdown(layer, config) for layer in layers]
-    groups: "OrderedDict[str, dict]" = OrderedDict()
+    groups: OrderedDict[str, dict] = OrderedDict()
     for i, b in enumerate(per):
         key = json.dumps(b, sort_keys=True)
         groups.setdefault(key, {"b": b, "idx": []})["idx"].append(i)
@@ -297,7 +322,7 @@ def measure_params(model, config) -> dict:
         leaf_mod = ".".join(short[:-1])
         mod = model.get_submodule(leaf_mod) if leaf_mod else model
         mname = short[-2] if len(short) > 1 else name
-        if _is_norm(mod) and ("embedding_norm" in leaf_mod or "embed" in mname and "norm" in mname):
+        if _is_norm(mod) and ("embedding_norm" in leaf_mod or ("embed" in mname and "norm" in mname)):
             embedding["embedding_norm"] += p.numel()
         elif _is_norm(mod) and mname in ("norm", "norm_f", "final_layernorm", "final_norm", "ln_f"):
             final_norm += p.numel()
@@ -314,7 +339,10 @@ def measure_params(model, config) -> dict:
     embedding["total"] = sum(embedding.values())
     total = sum(p.numel() for p in model.parameters())
     layers_total = sum(g["total"] * g["count"] for g in layer_groups)
-    parts = {r: sum(g[r] * g["count"] for g in layer_groups) for r in ("attention", "mixer", "mlp", "norm", "other")}
+    parts = {
+        r: sum(g[r] * g["count"] for g in layer_groups)
+        for r in ("attention", "mixer", "mlp", "norm", "other")
+    }
     res = {
         "total": total,
         "total_without_tied_dedup": sum(p.numel() for _, p in model.named_parameters(remove_duplicate=False)),
@@ -335,8 +363,10 @@ def measure_params(model, config) -> dict:
         res["accounting_error"] = total - check
     moe_groups = [g for g in layer_groups if "moe" in g]
     if moe_groups:
-        inactive = sum((g["moe"]["num_experts"] - g["moe"]["top_k"]) * g["moe"]["params_per_expert"] * g["count"]
-                       for g in moe_groups)
+        inactive = sum(
+            (g["moe"]["num_experts"] - g["moe"]["top_k"]) * g["moe"]["params_per_expert"] * g["count"]
+            for g in moe_groups
+        )
         active = total - inactive
         res["moe_active"] = {
             "top_k": moe_groups[0]["moe"]["top_k"],
@@ -345,17 +375,20 @@ def measure_params(model, config) -> dict:
             "active_params_per_token": active,
             "active_params_per_token_excluding_input_embeddings": active - embedding["total"],
             "active_params_per_token_excluding_embeddings_and_lm_head": active - embedding["total"] - lm_head,
-            "definition": "total minus (num_experts - top_k) * params_per_expert in every MoE layer; router, shared "
-                          "experts, attention, mixers, norms, embeddings and lm_head count as active",
+            "definition": (
+                "total minus (num_experts - top_k) * params_per_expert in every MoE layer; router, "
+                "shared experts, attention, mixers, norms, embeddings and lm_head count as active"
+            ),
         }
     if len(layer_groups) == 1:
         res["per_layer"] = {k: v for k, v in layer_groups[0].items() if k not in ("stack", "layers", "count")}
     return res
 
 
-# ----------------------------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------------------------
 # cache
-# ----------------------------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------------------------
+
 
 def _nbytes(t) -> int:
     return t.numel() * t.element_size()
@@ -382,8 +415,11 @@ def read_cache(cache) -> list[dict]:
             else:
                 ts = []
             if ts:
-                d["fixed"][attr] = {"bytes": sum(_nbytes(x) for x in ts), "dtype": _dt(ts[0]),
-                                    "shapes": [list(x.shape) for x in ts]}
+                d["fixed"][attr] = {
+                    "bytes": sum(_nbytes(x) for x in ts),
+                    "dtype": _dt(ts[0]),
+                    "shapes": [list(x.shape) for x in ts],
+                }
         out.append(d)
     return out
 
@@ -394,8 +430,9 @@ def run_cache(config, lengths=(5, 9)) -> dict:
     results = {}
     with FakeTensorMode(allow_non_fake_inputs=True):
         config._attn_implementation = "eager"
-        model = AutoModelForCausalLM.from_config(config, dtype=DTYPE, experts_implementation="batched_mm",
-                                                 attn_implementation="eager")
+        model = AutoModelForCausalLM.from_config(
+            config, dtype=DTYPE, experts_implementation="batched_mm", attn_implementation="eager"
+        )
         model.eval()
         for T in lengths:
             ids = torch.ones((1, T), dtype=torch.long)
@@ -418,8 +455,8 @@ def measure_cache(config, model_layers: int) -> dict:
     res = run_cache(config, lengths)
     cache_class, a = res[5]
     _, b = res[9]
-    groups: "OrderedDict[str, dict]" = OrderedDict()
-    for i, (la, lb) in enumerate(zip(a, b)):
+    groups: OrderedDict[str, dict] = OrderedDict()
+    for i, (la, lb) in enumerate(zip(a, b, strict=True)):
         grow_detail = {}
         for k in sorted(set(la["grow"]) | set(lb["grow"])):
             ba = la["grow"].get(k, (0,))[0]
@@ -463,8 +500,10 @@ def measure_cache(config, model_layers: int) -> dict:
     out = {
         "applicable": True,
         "dtype": "bfloat16 model (HF may keep recurrent states in another dtype: see state_detail)",
-        "method": "full model under FakeTensorMode in bf16, use_cache=True forwards of 5 and 9 tokens; tensors read "
-                  "off HF's cache object",
+        "method": (
+            "full model under FakeTensorMode in bf16, use_cache=True forwards of 5 and 9 tokens; "
+            "tensors read off HF's cache object"
+        ),
         "cache_class": cache_class,
         "cache_layers": len(b),
         "model_layers": model_layers,
@@ -488,11 +527,17 @@ def measure_cache(config, model_layers: int) -> dict:
         if idx:
             per_layer += idx * DTYPE_BYTES
             out["indexer_key_formula"] = attention_layers * idx * DTYPE_BYTES
-        out["hf_decompressed_formula"] = int(attention_layers * config.num_attention_heads *
-                                             (config.qk_nope_head_dim + rope + config.v_head_dim) * DTYPE_BYTES)
+        out["hf_decompressed_formula"] = int(
+            attention_layers
+            * config.num_attention_heads
+            * (config.qk_nope_head_dim + rope + config.v_head_dim)
+            * DTYPE_BYTES
+        )
         out["mla_latent_formula"] = attention_layers * (mla + rope) * DTYPE_BYTES
-        out["mla_latent_formula_expr"] = ("attention_layers * (kv_lora_rank + qk_rope_head_dim) * 2 bytes (what an "
-                                          "MLA-aware runtime caches)")
+        out["mla_latent_formula_expr"] = (
+            "attention_layers * (kv_lora_rank + qk_rope_head_dim) * 2 bytes (what an "
+            "MLA-aware runtime caches)"
+        )
         if idx:
             out["mla_latent_plus_indexer"] = out["mla_latent_formula"] + out["indexer_key_formula"]
         out["hf_caches"] = "latent"
@@ -502,9 +547,11 @@ def measure_cache(config, model_layers: int) -> dict:
         out["head_dim"] = hd
         formula = 2 * attention_layers * kvh * hd * DTYPE_BYTES if kvh and hd else None
     out["formula_bytes_per_token"] = formula
-    out["formula_expr"] = ("2 * attention_layers * kv_heads * head_dim * 2 bytes (MLA: what HF caches, see hf_caches: "
-                           "the latent kv_lora_rank + qk_rope_head_dim, or the decompressed per-head K/V; DSA: + "
-                           "index_head_dim indexer key per layer)")
+    out["formula_expr"] = (
+        "2 * attention_layers * kv_heads * head_dim * 2 bytes (MLA: what HF caches, see hf_caches: "
+        "the latent kv_lora_rank + qk_rope_head_dim, or the decompressed per-head K/V; DSA: + "
+        "index_head_dim indexer key per layer)"
+    )
     out["measured_matches_formula"] = formula == bpt
     # sliding windows
     sliding = [g for g in layer_groups if "Sliding" in g["cache_layer"]]
@@ -514,20 +561,23 @@ def measure_cache(config, model_layers: int) -> dict:
         big = run_cache(config, (T,))[T][1]
         lt = _layer_types(config, len(big)) or ["?"] * len(big)
         stored = {}
-        for kind, L in zip(lt, big):
+        for kind, L in zip(lt, big, strict=True):
             if "keys" in L["grow"]:
                 stored.setdefault(kind, L["grow"]["keys"][1][-2])
         cap = stored.get("sliding_attention", window - 1)
         n_sl = sum(g["count"] for g in sliding)
         beyond = sum(g["grow_bytes_per_token"] * g["count"] for g in layer_groups if g not in sliding)
-        out.update({
-            "window": window,
-            "sliding_cap_check": {"tokens": T, "stored_tokens_by_kind": stored},
-            "bytes_per_token_beyond_window": beyond,
-            "sliding_layers": n_sl,
-            "sliding_layer_cap_tokens": cap,
-            "sliding_layers_cap_bytes": sum(g["grow_bytes_per_token"] * g["count"] for g in sliding) * cap,
-        })
+        out.update(
+            {
+                "window": window,
+                "sliding_cap_check": {"tokens": T, "stored_tokens_by_kind": stored},
+                "bytes_per_token_beyond_window": beyond,
+                "sliding_layers": n_sl,
+                "sliding_layer_cap_tokens": cap,
+                "sliding_layers_cap_bytes": sum(g["grow_bytes_per_token"] * g["count"] for g in sliding)
+                * cap,
+            }
+        )
     tot = {}
     for T in CONTEXTS:
         s = fixed
@@ -536,12 +586,14 @@ def measure_cache(config, model_layers: int) -> dict:
             s += n * g["grow_bytes_per_token"] * g["count"]
         tot[str(T)] = s
     out["total_bytes_at_context"] = tot
-    out["total_bytes_at_context_expr"] = ("state_bytes_fixed + T * growth (sliding layers: min(T, cap) tokens), "
-                                          "batch 1")
+    out["total_bytes_at_context_expr"] = (
+        "state_bytes_fixed + T * growth (sliding layers: min(T, cap) tokens), batch 1"
+    )
     return out
 
 
-# ----------------------------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------------------------
+
 
 def measure(config_json: dict, cache: bool = True) -> dict:
     config = build_config(config_json)
@@ -559,12 +611,32 @@ def measure(config_json: dict, cache: bool = True) -> dict:
     return rec
 
 
-REQUIRED_PARAM_FIELDS = ["total", "embedding.token", "final_norm", "lm_head", "lm_head_tied", "non_embedding_total",
-                         "moe_active.active_params_per_token",
-                         "moe_active.active_params_per_token_excluding_input_embeddings",
-                         "moe_active.active_params_per_token_excluding_embeddings_and_lm_head"]
-GROUP_FIELDS = ["layers", "count", "attention", "mixer", "mlp", "norm", "other", "total", "moe.num_experts",
-                "moe.top_k", "moe.params_per_expert", "moe.router", "moe.shared_experts"]
+REQUIRED_PARAM_FIELDS = [
+    "total",
+    "embedding.token",
+    "final_norm",
+    "lm_head",
+    "lm_head_tied",
+    "non_embedding_total",
+    "moe_active.active_params_per_token",
+    "moe_active.active_params_per_token_excluding_input_embeddings",
+    "moe_active.active_params_per_token_excluding_embeddings_and_lm_head",
+]
+GROUP_FIELDS = [
+    "layers",
+    "count",
+    "attention",
+    "mixer",
+    "mlp",
+    "norm",
+    "other",
+    "total",
+    "moe.num_experts",
+    "moe.top_k",
+    "moe.params_per_expert",
+    "moe.router",
+    "moe.shared_experts",
+]
 CACHE_GROUP_FIELDS = ["layers", "count", "fixed_bytes", "fixed_detail", "grow_bytes_per_token"]
 
 
@@ -583,9 +655,11 @@ def diff_record(ref: dict, got: dict) -> list[str]:
         if _get(rp, f) != _get(gp, f):
             out.append(f"params.{f}: ref {_get(rp, f)} got {_get(gp, f)}")
     if len(rp["layer_groups"]) != len(gp["layer_groups"]):
-        out.append(f"params.layer_groups: ref {len(rp['layer_groups'])} groups, got {len(gp['layer_groups'])}")
-    for i, (a, b) in enumerate(zip(rp["layer_groups"], gp["layer_groups"])):
-        for f in GROUP_FIELDS + ["norm_detail"]:
+        out.append(
+            f"params.layer_groups: ref {len(rp['layer_groups'])} groups, got {len(gp['layer_groups'])}"
+        )
+    for i, (a, b) in enumerate(zip(rp["layer_groups"], gp["layer_groups"], strict=False)):
+        for f in [*GROUP_FIELDS, "norm_detail"]:
             if _get(a, f) != _get(b, f):
                 out.append(f"params.layer_groups[{i}].{f}: ref {_get(a, f)} got {_get(b, f)}")
     rk, gk = ref.get("kv_cache"), got.get("kv_cache")
@@ -595,12 +669,18 @@ def diff_record(ref: dict, got: dict) -> list[str]:
                 out.append(f"kv_cache.{f}: ref {rk[f]} got {gk[f]}")
         if len(rk["layer_groups"]) != len(gk["layer_groups"]):
             out.append(f"kv_cache.layer_groups: ref {len(rk['layer_groups'])} got {len(gk['layer_groups'])}")
-        for i, (a, b) in enumerate(zip(rk["layer_groups"], gk["layer_groups"])):
+        for i, (a, b) in enumerate(zip(rk["layer_groups"], gk["layer_groups"], strict=False)):
             for f in CACHE_GROUP_FIELDS:
                 if _get(a, f) != _get(b, f):
                     out.append(f"kv_cache.layer_groups[{i}].{f}: ref {_get(a, f)} got {_get(b, f)}")
-        for f in ("total_bytes_at_context", "sliding_layers_cap_bytes", "bytes_per_token_beyond_window",
-                  "mla_latent_formula", "state_detail", "bytes_per_token_detail"):
+        for f in (
+            "total_bytes_at_context",
+            "sliding_layers_cap_bytes",
+            "bytes_per_token_beyond_window",
+            "mla_latent_formula",
+            "state_detail",
+            "bytes_per_token_detail",
+        ):
             if f in rk and rk.get(f) != gk.get(f):
                 out.append(f"kv_cache.{f}: ref {rk.get(f)} got {gk.get(f)}")
     return out
@@ -609,7 +689,9 @@ def diff_record(ref: dict, got: dict) -> list[str]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("configs", nargs="*", help="config.json files to measure")
-    ap.add_argument("--verify", help="a real_models_2026-style JSON file: re-measure each record's config_json, diff")
+    ap.add_argument(
+        "--verify", help="a real_models_2026-style JSON file: re-measure each record's config_json, diff"
+    )
     ap.add_argument("--only", help="comma-separated model names for --verify")
     ap.add_argument("--no-cache", action="store_true")
     args = ap.parse_args(argv)
