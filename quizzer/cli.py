@@ -45,6 +45,11 @@ def _count(p: Parser) -> None:
         default="fp32",
         help="a hybrid's recurrent state: fp32 (as Hugging Face keeps it; the default) or --dtype",
     )
+    p.add_argument(
+        "--mtp",
+        action="store_true",
+        help="count the multi-token-prediction modules the config gives (transformers builds none)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from typing import Any
 
 from quizzer.core.errors import ConfigError, SpecError
@@ -22,11 +23,13 @@ from quizzer.core.spec import ModelSpec
 from quizzer.core.units import Unit, elements_bytes, format_bytes, format_count, format_quantity, format_si
 
 
-def load_model(ref: str) -> tuple[str, ModelSpec, str]:
-    """(name, spec, source) for a preset name or a path to a config.json (or a folder holding one)."""
+def load_model(ref: str, mtp: bool = False) -> tuple[str, ModelSpec, str]:
+    """(name, spec, source) for a preset name or a path to a config.json (or a folder holding one); with
+    ``mtp`` the multi-token-prediction modules the config gives are counted."""
     if not (ref.endswith(".json") or os.sep in ref or "/" in ref or os.path.exists(ref)):
         found = preset(ref)
-        return found.name, found.spec, found.source
+        spec = from_hf_config(found.config, mtp=True) if mtp else found.spec
+        return found.name, spec, found.source
     path = os.path.join(ref, "config.json") if os.path.isdir(ref) else ref
     try:
         with open(path, encoding="utf-8") as fh:
@@ -42,7 +45,7 @@ def load_model(ref: str) -> tuple[str, ModelSpec, str]:
             f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from None
     try:
-        spec = from_hf_config(config)
+        spec = from_hf_config(config, mtp=mtp)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
     name = os.path.basename(os.path.dirname(os.path.abspath(path))) if path.endswith("config.json") else path
@@ -434,6 +437,7 @@ def render_table(report: dict[str, Any], spec: ModelSpec, source: str) -> str:
         ("norms", p["norm"]),
         ("lm head" + (" (tied)" if spec.tie_embeddings else ""), p["lm_head"]),
         ("other (pooler)" if spec.pooler else "other", p["other"]),
+        *([(f"multi-token prediction ({spec.mtp_layers} module)", p["mtp"])] if spec.mtp_layers else []),
     ]
     width = max(len(label) for label, _ in rows) + 2
     lines = [f"{report['model']}  ({source})", "", f"{'part':<{width}}{'params':>18}  share"]
@@ -473,7 +477,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return 0
     if not args.model:
         parser.error("count needs a MODEL (a preset name or a config.json path), or --list")
-    name, spec, source = load_model(args.model)
+    name, spec, source = load_model(args.model, args.mtp)
+    if args.mtp and not spec.mtp_layers:
+        print(
+            f"note: {name}'s config gives no multi-token-prediction modules (num_nextn_predict_layers)",
+            file=sys.stderr,
+        )
     report = count_report(name, spec, args.dtype, args.seq_len, args.batch, args.state_dtype)
     print(json.dumps(report, indent=2) if args.json else render_table(report, spec, source))
     return 0

@@ -168,11 +168,16 @@ BUILDERS: dict[str, Callable[[Config], dict[str, Any]]] = {
 }
 
 
-def from_hf_config(config: Config) -> ModelSpec:
+#: The config.json fields that give the multi-token-prediction modules a checkpoint ships.
+MTP_FIELDS = ("num_nextn_predict_layers", "mtp_num_hidden_layers")
+
+
+def from_hf_config(config: Config, *, mtp: bool = False) -> ModelSpec:
     """Build a ModelSpec from a Hugging Face ``config.json`` dict.
 
     Fields the file leaves out take the defaults of the transformers config class (``save_pretrained`` writes
-    only what differs from them); the size fields are required.
+    only what differs from them); the size fields are required. Multi-token-prediction modules are left out,
+    as transformers builds none; ``mtp=True`` counts the ones the config gives (``MTP_FIELDS``).
 
     >>> spec = from_hf_config({"model_type": "llama", "vocab_size": 32000, "hidden_size": 4096,
     ...     "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
@@ -192,6 +197,8 @@ def from_hf_config(config: Config) -> ModelSpec:
     if builder is None:
         raise ConfigError(f"unsupported model_type {model_type!r}; supported: {', '.join(sorted(BUILDERS))}")
     kwargs = builder(config)
+    if mtp:
+        kwargs["mtp_layers"] = next((config[k] for k in MTP_FIELDS if config.get(k)), 0)
     try:
         return ModelSpec(**kwargs)
     except SpecError as exc:

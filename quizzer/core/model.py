@@ -37,6 +37,9 @@ class ParamBreakdown(Record):
     other: int
     groups: tuple[LayerGroup, ...] = ()
     mixer_per_layer: int = 0
+    mtp: int = 0
+    """Multi-token-prediction modules, when counted (``ModelSpec.mtp_layers``)."""
+    mtp_active: int = 0
 
     def _sum(self, name: str) -> int:
         if not self.groups:  # a breakdown built by hand: every layer like the first
@@ -87,14 +90,16 @@ class ParamBreakdown(Record):
             + self.norm
             + self.lm_head
             + self.other
+            + self.mtp
         )
 
     @property
     def active(self) -> int:
         """Total minus the routed experts a token skips (equal to ``total`` for dense models)."""
+        skipped = self.mtp - self.mtp_active
         if not self.groups:
-            return self.total - (self.mlp_per_layer - self.mlp_active_per_layer) * self.n_layers
-        return self.total - sum((g.mlp - g.mlp_active) * g.count for g in self.groups)
+            return self.total - (self.mlp_per_layer - self.mlp_active_per_layer) * self.n_layers - skipped
+        return self.total - sum((g.mlp - g.mlp_active) * g.count for g in self.groups) - skipped
 
     def parts(self) -> dict[str, int]:
         """The parts that add up to ``total``, as in ``quizzer count --json``."""
@@ -107,6 +112,7 @@ class ParamBreakdown(Record):
             "norm": self.norm,
             "lm_head": self.lm_head,
             "other": self.other,
+            "mtp": self.mtp,
         }
 
 
@@ -124,6 +130,10 @@ def param_breakdown(spec: ModelSpec) -> ParamBreakdown:
     norm = cast(int, norm_params(spec.d_model, spec.norm).value)  # an exact count; Result.value is a Number
     d = spec.d_model
     head = 0 if spec.tie_embeddings or not spec.lm_head else spec.vocab_size * d
+    mtp = mtp_active = 0
+    if spec.mtp_layers:
+        total, active = (cast(int, r.value) for r in mtp_params(spec))
+        mtp, mtp_active = spec.mtp_layers * total, spec.mtp_layers * active
     return ParamBreakdown(
         token_embedding=spec.vocab_size * d,
         token_type=spec.type_vocab_size * d,
@@ -139,7 +149,42 @@ def param_breakdown(spec: ModelSpec) -> ParamBreakdown:
         other=d * d + d if spec.pooler else 0,
         groups=groups,
         mixer_per_layer=first.mixer,
+        mtp=mtp,
+        mtp_active=mtp_active,
     )
+
+
+def mtp_params(spec: ModelSpec) -> tuple[Result, Result]:
+    """One multi-token-prediction module (DeepSeek-V3 §2.2; Qwen3-Next's mtp): norms of the embedding and of
+    the hidden state, a 2·d_model → d_model projection of the two, one softmax-attention layer shaped like
+    the model's last layer, and a final norm; the embedding and the head are the main model's (checkpoints
+    may store copies of them, which this does not count). (every expert, what one token uses)."""
+    results = []
+    d = spec.d_model
+    one = cast(int, norm_params(d, spec.norm).value)
+    for active in (False, True):
+        t = Trace()
+        a = t.use(layer_attention(spec))
+        total, used = group_mlp(spec, spec.moe_flags[-1])
+        m = t.use(used if active else total)
+        n = t.use(layer_norms(spec))
+        proj = t.step(
+            "Projection of [embedding; hidden]",
+            "2 × d_model × d_model",
+            f"2 × {num(d)} × {num(d)}",
+            2 * d * d,
+            P,
+        )
+        norms = t.step("Embedding, hidden and final norms", "3 norms", f"3 × {num(one)}", 3 * one, P)
+        value = t.step(
+            "MTP module",
+            "layer + projection + norms",
+            f"{num(a)} + {num(m)} + {num(n)} + {num(proj)} + {num(norms)}",
+            a + m + n + proj + norms,
+            P,
+        )
+        results.append(t.done(value, P, "one module; embedding and head shared with the model"))
+    return results[0], results[1]
 
 
 def _group_steps(t: Trace, spec: ModelSpec, group: LayerGroup, active: bool) -> int | float:
@@ -249,6 +294,13 @@ def _model_trace(spec: ModelSpec, active: bool) -> Result:
             t.step("Pooler (dense + bias)", "d_model² + d_model", f"{num(d)}² + {num(d)}", d * d + d, P)
         )
         names.append("pooler")
+    if spec.mtp_layers:
+        one = t.use(mtp_params(spec)[1 if active else 0])
+        shown = f"{spec.mtp_layers} × {num(one)}"
+        terms.append(
+            t.step("Multi-token-prediction modules", "modules × one module", shown, spec.mtp_layers * one, P)
+        )
+        names.append("MTP")
     label = "Active parameters per token" if active else "Total parameters"
     value = t.step(label, " + ".join(names), " + ".join(num(x) for x in terms), sum(terms), P)
     convention = "tied weights counted once; every bias and norm weight counted"

@@ -34,6 +34,7 @@ _COUNTS = (
     "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "first_dense_layers", "n_encoder_layers",
     "relative_attention_buckets", "mixer_heads", "mixer_key_heads", "mixer_key_dim", "mixer_value_dim",
     "mixer_conv_kernel", "index_n_heads", "index_head_dim", "index_topk", "mlp_activation_params",
+    "mtp_layers",
 )  # fmt: skip
 
 
@@ -184,6 +185,9 @@ class ModelSpec(Record):
     """A sigmoid gate on the shared expert's output (Qwen3-Next): d_model parameters per MoE layer."""
     mlp_activation_params: int = 0
     """Learned scalars of the MLP's activation in every dense MLP (Apertus' xIELU: alpha_p and alpha_n, 2)."""
+    mtp_layers: int = 0
+    """Multi-token-prediction modules counted with the model (DeepSeek-V3's num_nextn_predict_layers, Qwen3-
+    Next's mtp_num_hidden_layers): 0 by default, as transformers builds none."""
 
     def __post_init__(self) -> None:
         for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff"):
