@@ -134,6 +134,7 @@ _CALCULATOR_MODULES: dict[str, tuple[str, ...]] = {
         "model_state_bytes_of",
         "model_cache_bytes_of",
         "model_state_crossover_of",
+        "model_mtp_params_of",
     ),
 }
 

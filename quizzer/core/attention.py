@@ -182,13 +182,13 @@ def indexer_params(spec: ModelSpec) -> Result:
     parts = [
         t.step(
             "Indexer queries",
-            f"{q_name} × index heads × index head_dim",
+            f"{q_name} × index heads × index key width",
             f"{num(q_in)} × {h} × {w}",
             q_in * h * w,
             P,
         ),
         t.step(
-            "Indexer key (one, shared by its heads)", "d_model × index head_dim", f"{num(d)} × {w}", d * w, P
+            "Indexer key (one, shared by its heads)", "d_model × index key width", f"{num(d)} × {w}", d * w, P
         ),
         t.step("Indexer head weights", "d_model × index heads", f"{num(d)} × {h}", d * h, P),
     ]
@@ -305,7 +305,7 @@ def layer_norms(spec: ModelSpec, cross: bool = False, token: str = "attention") 
     if spec.index_n_heads:
         w = spec.index_head_dim
         terms.append(
-            t.step("Indexer key LayerNorm (weight + bias)", "2 × index head_dim", f"2 × {w}", 2 * w, P)
+            t.step("Indexer key LayerNorm (weight + bias)", "2 × index key width", f"2 × {w}", 2 * w, P)
         )
     if len(terms) == 1:  # the layer's norms alone: no second row restating them as a sum of one
         return t.done(terms[0], P, "per layer")

@@ -286,7 +286,7 @@ def forward_flops_per_token(spec: ModelSpec, context: int = 0) -> Result:
         n, w = spec.index_n_heads, spec.index_head_dim
         attn += t.step(
             "Indexer scores (every index head against every cached index key, then the heads' weighted sum)",
-            "2 × softmax layers × context × index heads × (index head_dim + 1)",
+            "2 × softmax layers × context × index heads × (index key width + 1)",
             f"2 × {layers} × {num(context)} × {n} × ({w} + 1)",
             2 * layers * context * n * (w + 1),
             Unit.FLOPS,

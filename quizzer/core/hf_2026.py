@@ -166,9 +166,12 @@ def _ernie4_5_moe(c: Config) -> dict[str, Any]:
             d_ff_expert=c.get("moe_intermediate_size", 1536),
             n_shared_experts=shared,
             router_bias=True,  # e_score_correction_bias: an nn.Parameter in Ernie4_5_MoeStatics
-            moe_layers=moe,
             expert_bias=bias,
         )
+        if moe == tuple(range(moe[0], n)):  # dense first layers, then experts everywhere (as DeepSeek's rule)
+            spec["first_dense_layers"] = moe[0]
+        else:
+            spec["moe_layers"] = moe
     return spec
 
 

@@ -259,7 +259,7 @@ def indexer_key_bytes_per_token(n_layers: int, index_head_dim: int = 128, dtype:
     t = Trace()
     value = t.step(
         "Indexer keys per token",
-        "layers × index head_dim × bytes",
+        "layers × index key width × bytes",
         f"{layers} × {w} × {dtype_bytes_text(dtype)}",
         elements_bytes(layers * w, dtype),
         B,

@@ -269,3 +269,19 @@ def model_state_crossover_of(model: str, dtype: str = "bf16", state_dtype: str =
         + ", the recurrent state in "
         + (dtype if state_dtype == "model" else "fp32"),
     )
+
+
+def model_mtp_params_of(model: str) -> Result:
+    """One multi-token-prediction module of a preset whose config gives them (DeepSeek-V3/V3.2, GLM-4.5,
+    Qwen3-Next): one layer like the model's last, a 2·d_model → d_model projection and three norms; the
+    embedding and head are shared with the model.
+
+    >>> model_mtp_params_of("deepseek-v3").value
+    11610067968
+    """
+    from quizzer.core.model import mtp_params
+
+    spec = from_hf_config(preset(model).config, mtp=True)
+    if not spec.mtp_layers:
+        raise SpecError(f"{model}'s config gives no multi-token-prediction modules")
+    return mtp_params(spec)[0]

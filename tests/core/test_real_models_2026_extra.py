@@ -15,6 +15,7 @@ from quizzer.core.hf import BUILDERS, from_hf_config
 from quizzer.core.kv_model import model_kv_bytes_per_token
 from quizzer.core.mixers import mixer_state
 from quizzer.core.model import param_breakdown
+from quizzer.core.presets import preset_spec
 from tests.conftest import REFERENCE_DIR
 
 #: Our own measurement (not a copy of the team's reference): the file keeps its script's format.
@@ -74,3 +75,20 @@ def test_parts_groups_active_cache_and_state(name: str) -> None:
     for kind, detail in (kv.get("state_detail") or {}).items():
         ours = {"conv_states": state.conv_bytes, "recurrent_states": state.recurrent_bytes}[kind]
         assert ours == detail["bytes"], kind
+
+
+#: The presets made from these configs (EXAONE-4.0-1.2B has none: its layer kinds were not in the copy found).
+PRESETS = {
+    "kimi-linear-48b-a3b-instruct": "kimi-linear-48b-a3b",
+    "nemotron-nano-9b-v2": "nemotron-nano-9b-v2",
+    "minimax-m2": "minimax-m2",
+    "glm-4.6": "glm-4.6",
+    "seed-oss-36b-instruct": "seed-oss-36b",
+    "apertus-8b-2509": "apertus-8b",
+    "granite-4.0-h-tiny": "granite-4.0-h-tiny",
+}
+
+
+@pytest.mark.parametrize(("name", "preset"), sorted(PRESETS.items()))
+def test_the_preset_is_the_measured_config(name: str, preset: str) -> None:
+    assert preset_spec(preset) == from_hf_config(MODELS[name]["config_json"])
