@@ -192,6 +192,19 @@ def mixer_layer_norms(spec: ModelSpec) -> int:
     return spec.norms_per_layer * one_norm(spec) + gated
 
 
+def softmax_block(spec: ModelSpec) -> int:
+    """One ordinary (not MLA) attention block: q, k, v, o with their biases, the sinks and the output gate of
+    gated attention (projected like the queries, with the queries' bias)."""
+    d, h, k, hd, vd = spec.d_model, spec.n_heads, spec.n_kv_heads, spec.head_dim, spec.v_head_dim
+    q_width, kv_width = h * hd, k * (hd + vd)
+    block = d * (q_width + kv_width) + h * vd * d
+    block += (q_width + kv_width if spec.qkv_bias else 0) + (d if spec.out_bias else 0)
+    block += h if spec.attention_sinks else 0
+    if spec.attention_output_gate:
+        block += d * q_width + (q_width if spec.qkv_bias else 0)
+    return block
+
+
 def kv_elements_per_layer(spec: ModelSpec) -> int:
     """One softmax layer's cache per token: K and V (MLA: the latent and the rotary key), the index key."""
     if spec.is_mla:
@@ -239,6 +252,8 @@ def test_total_is_the_sum_of_parts_and_the_mixer_part_is_mixer_layers_times_one(
     )
     one = mixer_params(spec).value
     assert parts.mixer == len(spec.mixer_layers) * one > 0
+    if not spec.is_mla:
+        assert parts.attention == len(spec.softmax_layers) * softmax_block(spec)
     assert sorted(i for g in parts.groups for i in g.layers) == list(range(spec.n_layers))
     for g in parts.groups:
         assert (g.mixer == one) == (g.token == "linear")
