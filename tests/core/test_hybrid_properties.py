@@ -357,10 +357,10 @@ def test_every_layer_full_is_the_spec_without_layer_types(
 def test_without_windows_cache_plus_state_grows_by_the_growth_per_token(
     spec: ModelSpec, t1: int, t2: int, dtype: str, batch: int
 ) -> None:
-    growth = model_kv_growth_bytes_per_token(spec, dtype).value
+    growth = int(model_kv_growth_bytes_per_token(spec, dtype).value)
     assert growth == model_kv_bytes_per_token(spec, dtype).value
     assert growth == len(spec.softmax_layers) * kv_elements_per_layer(spec) * BYTES[dtype]
-    state = mixer_state_bytes(spec, dtype).value
+    state = int(mixer_state_bytes(spec, dtype).value)
 
     def at(tokens: int) -> int:
         return int(model_kv_cache_bytes(spec, tokens, dtype=dtype).value) + state
