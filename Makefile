@@ -68,12 +68,23 @@ check: lint test
 bench: $(STAMP)
 	$(BIN)/python tests/bench/run.py
 
-# Instantiates every preset with transformers on the meta device (needs torch + transformers, see README).
-crosscheck: $(STAMP)
+# Instantiates every preset with transformers on the meta device: the types up to 2025 with transformers 4.57
+# in .venv (install it there, see README), the types of 2025-26 with transformers 5.23 in .venv-tf5, which
+# this makes on first use (torch 2.13.0 CPU, then transformers 5.23.0 and the project).
+TF5 := .venv-tf5
+$(TF5)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(TF5)
+	$(TF5)/bin/python -m pip install --quiet --upgrade "pip>=25.1"
+	$(TF5)/bin/python -m pip install --quiet torch==2.13.0
+	$(TF5)/bin/python -m pip install --quiet transformers==5.23.0 -e ".[serve]" --group dev
+	touch $@
+
+crosscheck: $(STAMP) $(TF5)/.installed
 	@$(BIN)/python -c "import torch, transformers" 2>/dev/null || { \
 	  echo "make crosscheck needs torch and transformers in .venv:"; \
 	  echo "  $(BIN)/pip install torch==2.13.0 && $(BIN)/pip install transformers==4.57.6"; exit 1; }
-	$(BIN)/python -m pytest -q -p no:xdist tests/crosscheck
+	$(BIN)/python -m pytest -q -p no:xdist tests/crosscheck/test_transformers.py
+	$(TF5)/bin/python -m pytest -q -p no:xdist tests/crosscheck/test_transformers5.py
 
 # The "What you can practise" table in README.md, generated from the bank (a test checks it is current).
 readme-table: $(STAMP)

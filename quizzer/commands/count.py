@@ -252,7 +252,7 @@ def kv_seq_report(
     report: dict[str, Any] = {
         "seq_len": seq_len,
         "batch": batch,
-        "tokens_cached": max(k.tokens_cached(seq_len) for k in kinds),
+        "tokens_cached": max((k.tokens_cached(seq_len) for k in kinds), default=0),
         "bytes": _total(spec, dtype, seq_len, batch, "paper"),
         "window_convention": "paper",
         "bytes_hf": _total(spec, dtype, seq_len, batch, "hf"),

@@ -150,7 +150,7 @@ def matmul_params_per_token(spec: ModelSpec) -> Result:
             attention_matmul_params(spec),
             Unit.PARAMS,
         )
-    if spec.has_mixer or spec.no_mlp_layers:
+    if spec.has_mixer or spec.no_mlp_layers or len(spec.softmax_layers) < spec.n_layers:
         return _hybrid_matmul(spec, t, attn)
     flags = spec.moe_flags
     layer_terms, shown_terms = [], []

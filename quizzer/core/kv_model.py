@@ -97,6 +97,8 @@ def model_kv_bytes_per_token(spec: ModelSpec, dtype: str = "bf16", mla_cache: st
     """
     kinds = kv_kinds(spec, mla_cache)
     t = Trace()
+    if not kinds:
+        return _no_kv(t, spec)
     elements = sum(k.n_layers * k.elements_per_token_per_layer for k in kinds)
     per = kinds[0].elements_per_token_per_layer
     n = sum(k.n_layers for k in kinds)
@@ -182,6 +184,8 @@ def model_kv_cache_bytes(
     one_of("convention", convention, WINDOW_CONVENTIONS)
     kinds = kv_kinds(spec, mla_cache)
     t = Trace()
+    if not kinds:
+        return _no_kv(t, spec)
     token_layers = []
     for k in kinds:
         cached = k.tokens_cached(s, convention)
@@ -216,6 +220,14 @@ def model_kv_cache_bytes(
         factors,
     )
     return t.done(value, B, f"{_convention(spec, dtype, mla_cache)}; {READINGS[convention]}")
+
+
+def _no_kv(t: Trace, spec: ModelSpec) -> Result:
+    """A model without softmax-attention layers caches no K or V (its mixers keep a fixed state)."""
+    value = t.step("KV cache (no softmax-attention layer)", "0", "0", 0, B)
+    return t.done(
+        value, B, "no layer caches K and V" + ("; the mixers keep a fixed state" if spec.has_mixer else "")
+    )
 
 
 def cross_attention_kv_bytes_per_source_token(spec: ModelSpec, dtype: str = "bf16") -> int:

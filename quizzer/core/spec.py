@@ -322,6 +322,8 @@ class ModelSpec(Record):
                 )
         if self.mixer == "none" and (self.mixer_conv_bias or self.mixer_bias):
             raise SpecError("mixer_conv_bias and mixer_bias need a mixer")
+        if self.mixer_bias and self.mixer not in ("mamba2", "short_conv"):
+            raise SpecError(f"mixer_bias: mixer {self.mixer!r} has no biases on its projections")
         if self.mixer_key_heads and self.mixer_heads % self.mixer_key_heads:
             raise SpecError(
                 f"mixer_heads ({self.mixer_heads}) must be divisible by "
