@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from quizzer.core import hf_2026
 from quizzer.core.flops import forward_flops_per_token
 from quizzer.core.hf import BUILDERS, from_hf_config
 from quizzer.core.kv_model import cross_attention_kv_bytes_per_source_token, model_kv_cache_bytes
@@ -249,7 +250,12 @@ def _compare_parameters(model: Any, spec: ModelSpec) -> None:
             assert _numel(layer) - table == group.total, (group.stack, group.mlp_kind, i)
 
 
-@pytest.mark.parametrize("name", preset_names())
+#: The types of late 2025-26 follow transformers 5.23 and are checked by test_transformers5.py.
+OLDER_TYPES = set(BUILDERS) - set(hf_2026.BUILDERS)
+OLDER_PRESETS = [n for n in preset_names() if preset(n).config["model_type"] in OLDER_TYPES]
+
+
+@pytest.mark.parametrize("name", OLDER_PRESETS)
 def test_preset_matches_transformers(name: str) -> None:
     found = preset(name)
     _compare_parameters(_build(dict(found.config)), found.spec)
@@ -261,10 +267,10 @@ def test_model_type_matches_transformers(name: str) -> None:
 
 
 def test_every_model_type_is_cross_checked() -> None:
-    assert set(SMALL) == set(BUILDERS)
+    assert set(SMALL) == OLDER_TYPES
 
 
-@pytest.mark.parametrize("name", [n for n in preset_names() if preset(n).spec.lm_head])
+@pytest.mark.parametrize("name", [n for n in OLDER_PRESETS if preset(n).spec.lm_head])
 def test_kv_heads_and_head_dim(name: str) -> None:
     found = preset(name)
     if found.spec.is_mla:
