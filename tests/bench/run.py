@@ -349,6 +349,7 @@ def main() -> int:
     commands = {
         "quizzer count llama-3-8b --json": ([quizzer, "count", "llama-3-8b", "--json"], 5.0),
         "quizzer count deepseek-v3 --json": ([quizzer, "count", "deepseek-v3", "--json"], 5.0),
+        "quizzer count qwen3-next-80b-a3b --json": ([quizzer, "count", "qwen3-next-80b-a3b", "--json"], 5.0),
         "quizzer show embedding-table-params --json": (
             [quizzer, "show", "embedding-table-params#1", "--json"],
             5.0,
