@@ -10,6 +10,7 @@ from __future__ import annotations
 from quizzer.core.attention import indexer_params
 from quizzer.core.checks import count, counts, positive
 from quizzer.core.errors import SpecError
+from quizzer.core.kv_model import model_kv_cache_bytes, model_kv_growth_bytes_per_token
 from quizzer.core.mixers import mixer_params, mixer_state_bytes
 from quizzer.core.spec import ModelSpec
 from quizzer.core.trace import Result, Trace, num, tags
@@ -266,3 +267,54 @@ def indexer_key_bytes_per_token(n_layers: int, index_head_dim: int = 128, dtype:
         tags(layers=layers, head_dim=w),
     )
     return t.done(value, B, f"{dtype} keys; one key per token and layer, no values")
+
+
+def _hybrid(spec: ModelSpec, what: str) -> ModelSpec:
+    if not spec.has_mixer:
+        raise SpecError(f"this model has no fixed-state mixer: {what}")
+    return spec
+
+
+def model_mixer_params(spec: ModelSpec) -> Result:
+    """One mixer layer of a hybrid (see ``mixer_params``); a model without a mixer is refused."""
+    return mixer_params(_hybrid(spec, "every layer is softmax attention"))
+
+
+def model_state_bytes(spec: ModelSpec, dtype: str = "bf16", state_dtype: str = "fp32") -> Result:
+    """The fixed state one sequence keeps in a hybrid's mixer layers (see ``mixer_state_bytes``)."""
+    return mixer_state_bytes(_hybrid(spec, "its cache is all KV"), dtype, state_dtype)
+
+
+def model_cache_bytes(
+    spec: ModelSpec,
+    seq_len: int,
+    batch: int = 1,
+    dtype: str = "bf16",
+    state_dtype: str = "fp32",
+    convention: str = "paper",
+    mla_cache: str = "latent",
+) -> Result:
+    """Everything a model caches for ``batch`` sequences of ``seq_len`` tokens: the KV cache of its softmax
+    layers plus, in a hybrid, the mixers' fixed state × batch."""
+    kv = model_kv_cache_bytes(spec, seq_len, batch, dtype, convention, mla_cache)
+    if not spec.has_mixer:
+        return kv
+    t = Trace()
+    k = t.use(kv)
+    state = t.use(mixer_state_bytes(spec, dtype, state_dtype))
+    shown = f"{num(state)} × {batch}"
+    fixed = t.step("Fixed state of the batch", "state per sequence × batch", shown, state * batch, B)
+    value = t.step(
+        "Cache at this context", "KV cache + fixed state", f"{num(k)} + {num(fixed)}", k + fixed, B
+    )
+    return t.done(value, B, "KV grows in the softmax layers only; the mixers' state is fixed")
+
+
+def model_state_crossover(spec: ModelSpec, dtype: str = "bf16", state_dtype: str = "fp32") -> Result:
+    """The context at which a hybrid's growing KV cache reaches its fixed state (batch 1)."""
+    t = Trace()
+    state = t.use(model_state_bytes(spec, dtype, state_dtype))
+    growth = t.use(model_kv_growth_bytes_per_token(spec, dtype))
+    value = t.use(state_crossover_tokens(int(state), int(growth)))
+    recurrent = dtype if state_dtype == "model" else "fp32"
+    return t.done(value, Unit.TOKENS, f"batch 1; KV in {dtype}, the recurrent state in {recurrent}")

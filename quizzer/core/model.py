@@ -154,6 +154,11 @@ def param_breakdown(spec: ModelSpec) -> ParamBreakdown:
     )
 
 
+def mtp_module_params(spec: ModelSpec) -> Result:
+    """One multi-token-prediction module shaped like ``spec`` (see ``mtp_params``): every expert counted."""
+    return mtp_params(spec)[0]
+
+
 def mtp_params(spec: ModelSpec) -> tuple[Result, Result]:
     """One multi-token-prediction module (DeepSeek-V3 §2.2; Qwen3-Next's mtp): norms of the embedding and of
     the hidden state, a 2·d_model → d_model projection of the two, one softmax-attention layer shaped like

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from quizzer.core.checks import did_you_mean
-from quizzer.core.errors import SpecError, UnknownNameError
+from quizzer.core.errors import UnknownNameError
 from quizzer.core.hf import from_hf_config
 from quizzer.core.record import Record
 from quizzer.core.spec import ModelSpec
@@ -183,12 +183,9 @@ def model_mixer_params_of(model: str) -> Result:
     >>> model_mixer_params_of("qwen3-next-80b-a3b").value
     33718336
     """
-    from quizzer.core.mixers import mixer_params
+    from quizzer.core.hybrid import model_mixer_params
 
-    spec = preset_spec(model)
-    if not spec.has_mixer:
-        raise SpecError(f"{model} has no fixed-state mixer: every layer is softmax attention")
-    return mixer_params(spec)
+    return model_mixer_params(preset_spec(model))
 
 
 def model_state_bytes_of(model: str, dtype: str = "bf16", state_dtype: str = "fp32") -> Result:
@@ -198,12 +195,9 @@ def model_state_bytes_of(model: str, dtype: str = "bf16", state_dtype: str = "fp
     >>> model_state_bytes_of("qwen3-next-80b-a3b").value
     77856768
     """
-    from quizzer.core.mixers import mixer_state_bytes
+    from quizzer.core.hybrid import model_state_bytes
 
-    spec = preset_spec(model)
-    if not spec.has_mixer:
-        raise SpecError(f"{model} has no fixed-state mixer: its cache is all KV")
-    return mixer_state_bytes(spec, dtype, state_dtype)
+    return model_state_bytes(preset_spec(model), dtype, state_dtype)
 
 
 def model_cache_bytes_of(
@@ -221,29 +215,9 @@ def model_cache_bytes_of(
     >>> model_cache_bytes_of("qwen3-next-80b-a3b", 32768).value
     883163136
     """
-    from quizzer.core.kv_model import model_kv_cache_bytes
-    from quizzer.core.mixers import mixer_state_bytes
-    from quizzer.core.trace import Trace, num
-    from quizzer.core.units import Unit
+    from quizzer.core.hybrid import model_cache_bytes
 
-    spec = preset_spec(model)
-    kv = model_kv_cache_bytes(spec, seq_len, batch, dtype, convention, mla_cache)
-    if not spec.has_mixer:
-        return kv
-    t = Trace()
-    k = t.use(kv)
-    state = t.use(mixer_state_bytes(spec, dtype, state_dtype))
-    fixed = t.step(
-        "Fixed state of the batch",
-        "state per sequence × batch",
-        f"{num(state)} × {batch}",
-        state * batch,
-        Unit.BYTES,
-    )
-    value = t.step(
-        "Cache at this context", "KV cache + fixed state", f"{num(k)} + {num(fixed)}", k + fixed, Unit.BYTES
-    )
-    return t.done(value, Unit.BYTES, "KV grows in the softmax layers only; the mixers' state is fixed")
+    return model_cache_bytes(preset_spec(model), seq_len, batch, dtype, state_dtype, convention, mla_cache)
 
 
 def model_state_crossover_of(model: str, dtype: str = "bf16", state_dtype: str = "fp32") -> Result:
@@ -252,36 +226,19 @@ def model_state_crossover_of(model: str, dtype: str = "bf16", state_dtype: str =
     >>> model_state_crossover_of("qwen3-next-80b-a3b").value
     3168
     """
-    from quizzer.core.hybrid import state_crossover_tokens
-    from quizzer.core.kv_model import model_kv_growth_bytes_per_token
-    from quizzer.core.trace import Trace
+    from quizzer.core.hybrid import model_state_crossover
 
-    spec = preset_spec(model)
-    t = Trace()
-    state = t.use(model_state_bytes_of(model, dtype, state_dtype))
-    growth = t.use(model_kv_growth_bytes_per_token(spec, dtype))
-    value = t.use(state_crossover_tokens(int(state), int(growth)))
-    return t.done(
-        value,
-        t.steps[-1].unit,
-        "batch 1; KV in "
-        + dtype
-        + ", the recurrent state in "
-        + (dtype if state_dtype == "model" else "fp32"),
-    )
+    return model_state_crossover(preset_spec(model), dtype, state_dtype)
 
 
 def model_mtp_params_of(model: str) -> Result:
-    """One multi-token-prediction module of a preset whose config gives them (DeepSeek-V3/V3.2, GLM-4.5,
-    Qwen3-Next): one layer like the model's last, a 2·d_model → d_model projection and three norms; the
-    embedding and head are shared with the model.
+    """One multi-token-prediction module shaped like a preset (DeepSeek-V3/V3.2, GLM-4.5 and Qwen3-Next ship
+    one; `quizzer count MODEL --mtp` says whether its config gives them): one layer like the model's last, a
+    2·d_model → d_model projection and three norms; the embedding and head are shared with the model.
 
     >>> model_mtp_params_of("deepseek-v3").value
     11610067968
     """
-    from quizzer.core.model import mtp_params
+    from quizzer.core.model import mtp_module_params
 
-    spec = from_hf_config(preset(model).config, mtp=True)
-    if not spec.mtp_layers:
-        raise SpecError(f"{model}'s config gives no multi-token-prediction modules")
-    return mtp_params(spec)[0]
+    return mtp_module_params(preset_spec(model))

@@ -45,10 +45,24 @@ FIELD_WORDS: dict[str, re.Pattern[str]] = {
         "pooler": r"\bpooler\b",
         "parallel_attention": r"\bparallel (attention|block|residual)",
         "attention_sinks": r"\bsinks?\b",
-        "layer_types": r"\bsliding\b|\bwindow|\blocal\b|\bglobal\b|\bchunked\b|\binterleav",
+        "layer_types": r"\bsliding\b|\bwindow|\blocal\b|\bglobal\b|\bchunked\b|\binterleav|"
+        # a hybrid's kinds: which layers are the mixer's and which softmax attention
+        r"\bevery (\d+(st|nd|rd|th)|other|second|third|fourth)\b|DeltaNet|Mamba|linear[- ]attention|"
+        r"short[- ]conv|softmax[- ]attention layers",
         "nope_layers": r"\bNoPE\b|without positional|no positional",
         "moe_layers": r"\bMoE layers?\b|\bdense layers?\b|mlp_only_layers|every layer'?s MLP",
         "n_shared_experts": r"\b(no|one|two|a|an|\d+) (\w+ )?shared experts?\b",
+        "mixer": r"DeltaNet|\bKDA\b|Kimi Delta|Mamba|\bSSM\b|state[- ]space|short[- ]conv|"
+        r"linear[- ]attention",
+        "mixer_conv_bias": _BIAS,
+        "attention_output_gate": r"gated attention|output gate|gate on the attention output",
+        "shared_expert_gate": r"shared[- ]expert gate|gated shared expert|gate on the shared expert",
+        "no_mlp_layers": r"\bMLP[- ]only\b|without an MLP|no MLP|each block is one|"
+        r"one mixer, attention or MLP",
+        "index_n_heads": r"\bindexer\b",
+        "index_head_dim": r"\bindexer\b",
+        "index_topk": r"\btop[- ]?2,?048\b|index_topk",
+        "mtp_layers": r"multi-token prediction|\bMTP\b",
         **dict.fromkeys(
             (
                 "qkv_bias",
@@ -58,6 +72,7 @@ FIELD_WORDS: dict[str, re.Pattern[str]] = {
                 "router_bias",
                 "expert_bias",
                 "qk_norm_bias",
+                "mixer_bias",
             ),
             _BIAS,
         ),

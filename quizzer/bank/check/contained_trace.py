@@ -38,6 +38,11 @@ SPEC_CALCULATORS: dict[str, tuple[str, str]] = {
     "model_kv_cache_bytes_of": ("kv_model", "model_kv_cache_bytes"),
     "model_kv_growth_bytes_per_token_of": ("kv_model", "model_kv_growth_bytes_per_token"),
     "model_kv_window_cap_bytes_of": ("kv_model", "model_kv_window_cap_bytes"),
+    "model_mixer_params_of": ("hybrid", "model_mixer_params"),
+    "model_state_bytes_of": ("hybrid", "model_state_bytes"),
+    "model_cache_bytes_of": ("hybrid", "model_cache_bytes"),
+    "model_state_crossover_of": ("hybrid", "model_state_crossover"),
+    "model_mtp_params_of": ("model", "mtp_module_params"),
 }
 #: The calculators whose count includes the input token table (the one a decode step looks rows up in).
 TABLE_COUNTS = frozenset({"model_params_of", "model_active_params_of"})
