@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -243,3 +244,49 @@ def test_t5_config_counts_both_stacks(tmp_path: Path, capsys: pytest.CaptureFixt
     assert report["params"]["total"] == 60_506_624  # t5-small, sum(numel) with the tied head
     assert [g["stack"] for g in report["layer_groups"]] == ["encoder", "decoder"]
     assert report["kv"]["cross_attention_bytes_per_source_token"] == 6 * 2 * 8 * 64 * 2
+
+
+def test_a_hybrids_table_has_its_mixer_state_and_crossover(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["count", "qwen3-next-80b-a3b", "--seq-len", "32768"]) == 0
+    out = capsys.readouterr().out
+    assert "mixer (36 gated DeltaNet layers)        1,213,860,096" in out
+    assert "attention (12 layers)" in out
+    assert "(2 × 12 softmax-attention layers × 2 kv heads × 256 head_dim × bytes)" in out
+    assert "fixed state per sequence (36 gated DeltaNet layers): 77,856,768 bytes" in out
+    assert "conv 2,359,296 (bf16) + recurrent 75,497,472 (fp32)" in out
+    assert "the KV cache overtakes the fixed state at 3,168 tokens" in out
+    assert "with the fixed state: 883,163,136 bytes" in out
+    # the rows of the parts table add up to the total
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("part "))
+    end = next(i for i, line in enumerate(lines) if line.startswith("total "))
+    rows = [re.search(r"\s(\d[\d,]*)(\s|$)", line) for line in lines[start + 1 : end]]
+    assert sum(int(m.group(1).replace(",", "")) for m in rows if m) == 79_674_391_296
+
+
+def test_state_dtype_model_keeps_the_recurrent_state_in_the_dtype(capsys: pytest.CaptureFixture[str]) -> None:
+    report = count_json(capsys, "qwen3-next-80b-a3b", "--state-dtype", "model")
+    assert report["kv"]["state_detail"]["recurrent_states"] == {
+        "bytes": 75_497_472 // 2,
+        "dtype": "bf16",
+        "layers": 36,
+        "elements_per_layer": 32 * 128 * 128,
+    }
+
+
+def test_a_model_without_softmax_layers_caches_no_kv(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = {
+        "model_type": "nemotron_h", "vocab_size": 1000, "hidden_size": 256, "num_attention_heads": 4,
+        "num_key_value_heads": 2, "head_dim": 64, "intermediate_size": 512,
+        "hybrid_override_pattern": "M-M-M-", "mamba_num_heads": 8, "mamba_head_dim": 32, "n_groups": 1, "ssm_state_size": 16, "conv_kernel": 4,
+    }  # fmt: skip
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    assert main(["count", str(path), "--seq-len", "1000"]) == 0
+    out = capsys.readouterr().out
+    assert "KV cache: none (no softmax-attention layer caches K and V)" in out
+    assert "window" not in out
+    # 3 layers × (conv (8·32 + 2·16) × 4 bf16 + 8 × 32 × 16 fp32)
+    assert "fixed state per sequence (3 Mamba-2 layers): 56,064 bytes" in out

@@ -313,10 +313,13 @@ def kv_lines(report: dict[str, Any], spec: ModelSpec) -> list[str]:
             within = f" while the context is within {min(windows):,} tokens"
         n = len(spec.softmax_layers)
         which = "softmax-attention layers" if n < spec.n_layers else "layers"
-        lines.append(
-            f"KV cache per token at {dtype}: {format_count(per)} bytes{within} "
-            f"(2 × {n} {which} × {spec.n_kv_heads} kv heads × {spec.head_dim} head_dim × bytes)"
-        )
+        if n:
+            lines.append(
+                f"KV cache per token at {dtype}: {format_count(per)} bytes{within} "
+                f"(2 × {n} {which} × {spec.n_kv_heads} kv heads × {spec.head_dim} head_dim × bytes)"
+            )
+        else:
+            lines.append("KV cache: none (no softmax-attention layer caches K and V)")
         if windows:
             for k in kv["by_kind"]:
                 if k["window"] is None:
@@ -355,7 +358,7 @@ def kv_lines(report: dict[str, Any], spec: ModelSpec) -> list[str]:
     if "kv_cache" in report:
         c = report["kv_cache"]
         capped = ""
-        if c["tokens_cached"] < c["seq_len"]:
+        if c["tokens_cached"] < c["seq_len"] and spec.softmax_layers:
             capped = f", capped at the {spec.sliding_window or spec.attention_chunk_size}-token window"
         lines.append(f"KV cache for {c['batch']} × {c['seq_len']:,} tokens{capped}: {_sizes(c['bytes'])}")
         if c["bytes_hf"] != c["bytes"]:
