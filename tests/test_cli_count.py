@@ -277,11 +277,21 @@ def test_state_dtype_model_keeps_the_recurrent_state_in_the_dtype(capsys: pytest
 def test_a_model_without_softmax_layers_caches_no_kv(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    config = {
-        "model_type": "nemotron_h", "vocab_size": 1000, "hidden_size": 256, "num_attention_heads": 4,
-        "num_key_value_heads": 2, "head_dim": 64, "intermediate_size": 512,
-        "hybrid_override_pattern": "M-M-M-", "mamba_num_heads": 8, "mamba_head_dim": 32, "n_groups": 1, "ssm_state_size": 16, "conv_kernel": 4,
-    }  # fmt: skip
+    config = dict(
+        model_type="nemotron_h",
+        vocab_size=1000,
+        hidden_size=256,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        head_dim=64,
+        intermediate_size=512,
+        hybrid_override_pattern="M-M-M-",
+        mamba_num_heads=8,
+        mamba_head_dim=32,
+        n_groups=1,
+        ssm_state_size=16,
+        conv_kernel=4,
+    )
     path = tmp_path / "config.json"
     path.write_text(json.dumps(config), encoding="utf-8")
     assert main(["count", str(path), "--seq-len", "1000"]) == 0
