@@ -126,9 +126,14 @@ def model_kv_growth_bytes_per_token(
     per = kinds[0].elements_per_token_per_layer if kinds else 0
     shown = f"{n} × {num(per)} × {dtype_bytes_text(dtype)}"
     factors = (*tags(layers=n), *_per_token_factors(spec, mla_cache), dtype_factor(dtype)) if n else ()
+    windowed = any(k.window is not None for k in kv_kinds(spec, mla_cache))
     value = t.step(
-        "KV growth per token beyond every window (full layers only)",
-        "full layers × elements per token per layer × bytes(dtype)",
+        "KV growth per token beyond every window (full layers only)"
+        if windowed
+        else "KV growth per token (every softmax-attention layer grows)",
+        "full layers × elements per token per layer × bytes(dtype)"
+        if windowed
+        else "layers × elements per token per layer × bytes(dtype)",
         shown,
         elements_bytes(n * per, dtype),
         B,

@@ -265,13 +265,15 @@ def mixer_state_bytes(spec: ModelSpec, dtype: str = "bf16", state_dtype: str = "
         rec_dtype = dtype if state_dtype == "model" else "fp32"
         if spec.mixer == "mamba2":
             shape = f"{spec.mixer_heads} × {spec.mixer_value_dim} × {spec.mixer_key_dim}"
+            formula = "mixer layers × heads × head_dim × state size × bytes"
         else:
             v = spec.mixer_key_dim if spec.mixer == "kda" else spec.mixer_value_dim
             shape = f"{spec.mixer_heads} × {spec.mixer_key_dim} × {v}"
+            formula = "mixer layers × heads × key width × value width × bytes"
         terms.append(
             t.step(
                 "Recurrent state (one matrix per head)",
-                "mixer layers × heads × key × value × bytes",
+                formula,
                 f"{s.layers} × {shape} × {rec_dtype}",
                 s.recurrent_bytes,
                 B,

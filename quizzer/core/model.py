@@ -180,7 +180,7 @@ def mtp_params(spec: ModelSpec) -> tuple[Result, Result]:
             2 * d * d,
             P,
         )
-        norms = t.step("Embedding, hidden and final norms", "3 norms", f"3 × {num(one)}", 3 * one, P)
+        norms = t.step("Embedding, hidden and final norms", "3 × one norm", f"3 × {num(one)}", 3 * one, P)
         value = t.step(
             "MTP module",
             "layer + projection + norms",

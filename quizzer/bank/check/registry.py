@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from quizzer.bank.check.asked_unit import AskedUnit
 from quizzer.bank.check.base import Lint
 from quizzer.bank.check.contained import Contained
 from quizzer.bank.check.degenerate import Degenerate
@@ -25,6 +26,7 @@ LINTS: tuple[type[Lint], ...] = (
     Degenerate,
     SlipCoverage,
     Omissions,
+    AskedUnit,
 )
 
 

@@ -41,12 +41,20 @@ _ANSWER_RE = re.compile(r"(?<!\{)\{(part[0-9]+)\}(?!\})")
 _ANY_ANSWER_RE = re.compile(r"(?<!\{)\{part([0-9]+)(?::[a-z-]+(?:\([^{}()\n]*\))?)?\}(?!\})")
 
 
+#: A placeholder already in parentheses: "the fixed state ({part2})" (no second pair is added).
+_PAREN_ANSWER_RE = re.compile(r"\(" + _ANY_ANSWER_RE.pattern + r"\)")
+
+
 def masked(text: str) -> str:
-    """``text`` with each ``{partK}`` placeholder (any style) as "(your answer to part K)".
+    """``text`` with each ``{partK}`` placeholder (any style) as "(your answer to part K)", one pair of
+    parentheses when the text already puts it in some.
 
     >>> masked("With {part1} per sequence and {part2:si} sequences")
     'With (your answer to part 1) per sequence and (your answer to part 2) sequences'
+    >>> masked("plus the fixed state ({part2})")
+    'plus the fixed state (your answer to part 2)'
     """
+    text = _PAREN_ANSWER_RE.sub(lambda m: f"(your answer to part {m.group(1)})", text)
     return _ANY_ANSWER_RE.sub(lambda m: f"(your answer to part {m.group(1)})", text)
 
 
