@@ -384,7 +384,12 @@ def _layer_rows(report: dict[str, Any], spec: ModelSpec) -> list[str]:
         for g in groups:
             label = f"{g['layers']} {g['stack'] + ' ' if spec.is_encoder_decoder else ''}{g['kind']}"
             if hybrid:
-                token = {"attention": "attention", "linear": "mixer", "mlp": "no mixer"}[g["token_mixer"]]
+                token = {
+                    "attention": "attention",
+                    "linear": "mixer",
+                    "parallel": "attention ∥ mixer",
+                    "mlp": "no mixer",
+                }[g["token_mixer"]]
                 label = f"{g['layers']} {token} + {g['kind'] if g['kind'] != 'none' else 'no'} mlp"
             if g["kind"] == "moe":
                 shared = f" + {spec.n_shared_experts} shared" if spec.n_shared_experts else ""
@@ -408,6 +413,8 @@ def _layer_rows(report: dict[str, Any], spec: ModelSpec) -> list[str]:
             what = f"{k['kind']} attention"
             if k["kind"] == "linear":
                 what = f"{MIXER_NAMES[spec.mixer]} mixer (fixed state)"
+            elif k["kind"] == "parallel":
+                what = f"full attention beside a {MIXER_NAMES[spec.mixer]} mixer"
             elif k["kind"] == "mlp":
                 what = "no token mixer (MLP only)"
             lines.append(f"{what}: {k['count']} layers{window} ({k['layers']})")

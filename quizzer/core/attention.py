@@ -274,11 +274,11 @@ def layer_norms(spec: ModelSpec, cross: bool = False, token: str = "attention") 
     one = t.use(norm_params(spec.d_model, spec.norm))
     n = spec.norms_per_layer + (1 if cross else 0)
     terms = [t.step("Layer norms", "norms × one norm", f"{n} × {num(one)}", n * one, P)]
-    if token == "linear":
+    if token in ("linear", "parallel"):
         width = mixer_norm_width(spec)
         if width:
             terms.append(t.step("The mixer's gated RMSNorm", "its width", num(width), width, P))
-    if token != "attention":
+    if token not in ("attention", "parallel"):
         if len(terms) == 1:
             return t.done(terms[0], P, "per layer")
         value = t.step("Norms in one layer", "sum", " + ".join(num(x) for x in terms), sum(terms), P)

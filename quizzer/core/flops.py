@@ -218,7 +218,9 @@ def _hybrid_matmul(spec: ModelSpec, t: Trace, attn: int | float) -> Result:
         counts[key] = counts.get(key, 0) + 1
     terms, shown_terms = [], []
     for (token, mlp_kind), n in counts.items():
-        one = {"attention": attn, "linear": mixer}.get(token, 0) + mlps.get(mlp_kind, 0)
+        one = {"attention": attn, "linear": mixer, "parallel": attn + mixer}.get(token, 0) + mlps.get(
+            mlp_kind, 0
+        )
         terms.append(n * one)
         shown_terms.append(f"{n} × {num(one)}")
     head = spec.vocab_size * spec.d_model if spec.lm_head else 0

@@ -83,7 +83,7 @@ def _with_activation(mlp: Result, scalars: int) -> Result:
 
 
 def layer_token(spec: ModelSpec, kind: str) -> str:
-    """The token mixer a layer of this kind has: 'attention', 'linear' or 'mlp' (none)."""
+    """The token mixer a layer of this kind has: 'attention', 'linear', 'parallel' (both) or 'mlp' (none)."""
     return "attention" if kind in ATTENTION_KINDS else kind
 
 
@@ -142,8 +142,8 @@ def layer_groups(spec: ModelSpec) -> tuple[LayerGroup, ...]:
                 routed_experts=parts.routed,
                 shared_experts=parts.shared,
             )
-        has_attention = token == "attention"
-        layer_norm = norm if has_attention else cast(int, layer_norms(spec, token=token).value)
+        has_attention = token in ("attention", "parallel")
+        layer_norm = norm if token == "attention" else cast(int, layer_norms(spec, token=token).value)
         groups.append(
             LayerGroup(
                 stack,
@@ -156,7 +156,7 @@ def layer_groups(spec: ModelSpec) -> tuple[LayerGroup, ...]:
                 layer_norm,
                 **extra,
                 token=token,
-                mixer=mixer if token == "linear" else 0,
+                mixer=mixer if token in ("linear", "parallel") else 0,
             )
         )
     encoder = groups[:1] if spec.is_encoder_decoder else []

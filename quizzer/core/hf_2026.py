@@ -410,6 +410,38 @@ def _granitemoehybrid(c: Config) -> dict[str, Any]:
     return spec
 
 
+def _falcon_h1(c: Config) -> dict[str, Any]:
+    """Falcon-H1: every layer runs full attention and a Mamba-2 mixer side by side on the same input
+    ('parallel' layers), then a gated MLP; the mixer's gated norm only with mamba_rms_norm. Its muP
+    multipliers scale activations and add no parameters."""
+    spec = _base(c)
+    d = spec["d_model"]
+    heads = c.get("mamba_n_heads", 128)
+    inner = c.get("mamba_d_ssm") or c.get("mamba_expand", 2) * d
+    head_dim = c.get("mamba_d_head", "auto")
+    if head_dim == "auto":
+        head_dim = inner // heads
+    if heads * head_dim != inner:
+        raise ConfigError(
+            f"mamba_n_heads × mamba_d_head ({heads} × {head_dim}) must be mamba_d_ssm ({inner})"
+        )
+    if bool(c.get("mamba_proj_bias", False)) != bool(c.get("projectors_bias", False)):
+        raise ConfigError("falcon_h1 with a bias on only one of the mixer's projections is not supported")
+    spec.update(
+        layer_types=("parallel",) * spec["n_layers"],
+        mixer="mamba2",
+        mixer_heads=heads,
+        mixer_key_heads=c.get("mamba_n_groups", 1),
+        mixer_key_dim=c.get("mamba_d_state", 256),
+        mixer_value_dim=head_dim,
+        mixer_conv_kernel=c.get("mamba_d_conv", 4),
+        mixer_conv_bias=bool(c.get("mamba_conv_bias", True)),
+        mixer_bias=bool(c.get("mamba_proj_bias", False)),
+        mixer_norm=bool(c.get("mamba_rms_norm", False)),
+    )
+    return spec
+
+
 BUILDERS: dict[str, Builder] = {
     "qwen3_next": _qwen3_next,
     "deepseek_v32": _deepseek_v32,
@@ -425,4 +457,5 @@ BUILDERS: dict[str, Builder] = {
     "nemotron_h": _nemotron_h,
     "kimi_linear": _kimi_linear,
     "granitemoehybrid": _granitemoehybrid,
+    "falcon_h1": _falcon_h1,
 }

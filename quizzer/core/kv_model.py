@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from quizzer.core.checks import counts, one_of
 from quizzer.core.kv import MLA_CACHES, READINGS, WINDOW_CONVENTIONS, window_cap
-from quizzer.core.layers import ATTENTION_KINDS
+from quizzer.core.layers import SOFTMAX_KINDS
 from quizzer.core.memory import dtype_factor
 from quizzer.core.record import Record
 from quizzer.core.trace import Factor, Result, Trace, num, tags
@@ -65,7 +65,7 @@ def kv_kinds(spec: ModelSpec, mla_cache: str = "latent") -> tuple[KVKind, ...]:
     if mla_cache == "latent":  # DeepSeek-V3.2's indexer caches one key per token and layer (transformers 5)
         per += spec.index_head_dim
     kinds = spec.attention_kinds
-    order = [kind for kind in dict.fromkeys(kinds) if kind in ATTENTION_KINDS]  # mixers keep a fixed state
+    order = [kind for kind in dict.fromkeys(kinds) if kind in SOFTMAX_KINDS]  # mixers keep a fixed state
     return tuple(
         KVKind(kind, tuple(i for i, k in enumerate(kinds) if k == kind), spec.window_of(kind), per)
         for kind in order

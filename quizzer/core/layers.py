@@ -11,9 +11,14 @@ from quizzer.core.errors import SpecError
 ATTENTION_KINDS = ("full", "sliding", "chunked")
 
 #: Every kind a layer's token mixer can be: softmax attention of one of ``ATTENTION_KINDS``, 'linear' (the
-#: model's fixed-state mixer: gated DeltaNet, KDA, Mamba-2, short convolution) or 'mlp' (no token mixer:
-#: Nemotron-H's MLP-only layers).
-LAYER_KINDS = (*ATTENTION_KINDS, "linear", "mlp")
+#: model's fixed-state mixer: gated DeltaNet, KDA, Mamba-2, short convolution), 'parallel' (full attention
+#: and the mixer side by side on the same input: Falcon-H1) or 'mlp' (no token mixer: Nemotron-H's MLP-only
+#: layers).
+LAYER_KINDS = (*ATTENTION_KINDS, "linear", "parallel", "mlp")
+#: The kinds whose layers cache K and V (a 'parallel' layer as full attention).
+SOFTMAX_KINDS = (*ATTENTION_KINDS, "parallel")
+#: The kinds whose layers keep the mixer's fixed state.
+MIXER_KINDS_OF_LAYERS = ("linear", "parallel")
 
 #: Hugging Face's ``layer_types`` names -> quizzer's layer kinds.
 HF_LAYER_TYPES = {
@@ -24,6 +29,7 @@ HF_LAYER_TYPES = {
     "conv": "linear",
     "mamba": "linear",
     "attention": "full",
+    "hybrid": "parallel",
     "mlp": "mlp",
 }
 

@@ -74,7 +74,9 @@ def mixer_widths(spec: ModelSpec) -> MixerWidths:
 def mixer_norm_width(spec: ModelSpec) -> int:
     """The width of the gated RMSNorm inside one mixer layer (counted with the norms): DeltaNet and KDA
     normalise each value head (one value-head-wide weight), Mamba-2 the whole inner width; a short convolution
-    has none."""
+    has none, nor a mixer built without it (``mixer_norm`` false)."""
+    if not spec.mixer_norm:
+        return 0
     if spec.mixer in ("gated_deltanet",):
         return spec.mixer_value_dim
     if spec.mixer == "kda":

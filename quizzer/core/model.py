@@ -196,13 +196,13 @@ def _group_steps(t: Trace, spec: ModelSpec, group: LayerGroup, active: bool) -> 
     """The steps of one layer group: attention or mixer, MLP (all or active experts), norms; then × its
     layers."""
     names, terms = [], []
-    if group.token == "attention":
+    if group.token in ("attention", "parallel"):
         a = t.use(layer_attention(spec))
         if group.cross_attention:
             a += t.use(cross_attention(spec))
         names.append("attention")
         terms.append(a)
-    elif group.token == "linear":
+    if group.token in ("linear", "parallel"):
         names.append("mixer")
         terms.append(t.use(mixer_params(spec)))
     if group.mlp_kind != "none":
@@ -222,7 +222,7 @@ def _group_name(group: LayerGroup) -> str:
     """How a group is named in the sum: 'decoder moe layers', or by its mixer in a hybrid."""
     if group.token == "attention":
         return f"{group.stack} {group.mlp_kind} layers"
-    what = {"linear": "mixer", "mlp": "MLP-only"}[group.token]
+    what = {"linear": "mixer", "parallel": "attention ∥ mixer", "mlp": "MLP-only"}[group.token]
     mlp = "" if group.mlp_kind == "none" or group.token == "mlp" else f" + {group.mlp_kind}"
     return f"{what}{mlp} layers"
 

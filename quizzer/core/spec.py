@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from quizzer.core.checks import count, one_of
 from quizzer.core.errors import SpecError
-from quizzer.core.layers import ATTENTION_KINDS, expand_pattern, layer_indices, moe_layer_flags
+from quizzer.core.layers import (
+    ATTENTION_KINDS,
+    MIXER_KINDS_OF_LAYERS,
+    SOFTMAX_KINDS,
+    expand_pattern,
+    layer_indices,
+    moe_layer_flags,
+)
 from quizzer.core.record import Record
 
 MLP_KINDS = ("gelu", "gated")
@@ -27,7 +34,7 @@ MIXER_FIELDS = {
 _FLAGS = (
     "qkv_bias", "out_bias", "mlp_bias", "tie_embeddings", "embedding_norm", "final_norm", "lm_head", "pooler",
     "router_bias", "qk_norm_bias", "attention_sinks", "parallel_attention", "lm_head_bias", "expert_bias",
-    "mixer_conv_bias", "mixer_bias", "attention_output_gate", "shared_expert_gate",
+    "mixer_conv_bias", "mixer_bias", "attention_output_gate", "shared_expert_gate", "mixer_norm",
 )  # fmt: skip
 _COUNTS = (
     "n_positions", "type_vocab_size", "n_experts", "experts_per_token", "n_shared_experts", "q_lora_rank",
@@ -171,6 +178,8 @@ class ModelSpec(Record):
     """A bias on the short convolution (Mamba-2's use_conv_bias, LFM2's conv_bias)."""
     mixer_bias: bool = False
     """Biases on the mixer's input and output projections (Mamba-2's use_bias, LFM2's conv_bias)."""
+    mixer_norm: bool = True
+    """The mixer's gated RMSNorm before its output projection (Falcon-H1 has it only with mamba_rms_norm)."""
     no_mlp_layers: tuple[int, ...] = ()
     """Layers without an MLP (Nemotron-H: each block is one mixer, attention or MLP)."""
     attention_output_gate: bool = False
@@ -306,11 +315,15 @@ class ModelSpec(Record):
 
     def _check_mixer(self) -> None:
         one_of("mixer", self.mixer, MIXER_KINDS)
-        has_linear = "linear" in self.layer_kinds
+        has_linear = any(kind in MIXER_KINDS_OF_LAYERS for kind in self.layer_kinds)
         if has_linear and self.mixer == "none":
-            raise SpecError("layer_types has 'linear' layers but mixer is 'none' (name the mixer they use)")
+            raise SpecError(
+                "layer_types has 'linear' or 'parallel' layers but mixer is 'none' (name the mixer they use)"
+            )
         if self.mixer != "none" and not has_linear:
-            raise SpecError(f"mixer ({self.mixer!r}) needs 'linear' entries in layer_types")
+            raise SpecError(f"mixer ({self.mixer!r}) needs 'linear' or 'parallel' entries in layer_types")
+        if not self.mixer_norm and self.mixer == "none":
+            raise SpecError("mixer_norm (false) needs a mixer")
         needed = MIXER_FIELDS[self.mixer]
         for name in needed:
             if not getattr(self, name):
@@ -370,12 +383,12 @@ class ModelSpec(Record):
     @property
     def softmax_layers(self) -> tuple[int, ...]:
         """The layers with softmax attention (the ones whose KV cache grows with the context)."""
-        return tuple(i for i, kind in enumerate(self.attention_kinds) if kind in ATTENTION_KINDS)
+        return tuple(i for i, kind in enumerate(self.attention_kinds) if kind in SOFTMAX_KINDS)
 
     @property
     def mixer_layers(self) -> tuple[int, ...]:
-        """The layers with the fixed-state mixer."""
-        return tuple(i for i, kind in enumerate(self.attention_kinds) if kind == "linear")
+        """The layers with the fixed-state mixer (alone, or beside attention in a 'parallel' layer)."""
+        return tuple(i for i, kind in enumerate(self.attention_kinds) if kind in MIXER_KINDS_OF_LAYERS)
 
     @property
     def attention_kinds(self) -> tuple[str, ...]:

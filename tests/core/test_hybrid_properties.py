@@ -680,3 +680,36 @@ def test_a_model_without_softmax_layers_caches_nothing(spec: ModelSpec, seq_len:
     assert model_kv_growth_bytes_per_token(spec).value == 0
     assert model_kv_bytes_per_token(spec).value == 0
     assert model_kv_cache_bytes(spec, seq_len).value == 0
+
+
+@given(
+    st.integers(1, 6),
+    st.sampled_from([64, 128]),
+    st.sampled_from([(8, 16, 2, 8), (16, 8, 4, 16)]),
+    st.booleans(),
+    st.integers(1, 70_000),
+)
+def test_a_parallel_layer_is_its_attention_layer_plus_the_mixer_and_keeps_both_caches(
+    n_layers: int, d_model: int, mamba: tuple[int, int, int, int], norm: bool, seq_len: int
+) -> None:
+    """Falcon-H1's layers run full attention and Mamba-2 side by side: each is an attention layer plus one
+    mixer (and its norm when built), grows K and V like a full layer and keeps the mixer's state."""
+    heads, head_dim, groups, state = mamba
+    attention = ModelSpec(vocab_size=64, d_model=d_model, n_layers=n_layers, n_heads=4, n_kv_heads=2, d_ff=96)
+    parallel = attention.replace(
+        layer_types=("parallel",) * n_layers,
+        mixer="mamba2",
+        mixer_heads=heads,
+        mixer_key_heads=groups,
+        mixer_key_dim=state,
+        mixer_value_dim=head_dim,
+        mixer_conv_kernel=4,
+        mixer_norm=norm,
+    )
+    inner, bc = heads * head_dim, groups * state
+    mixer = d_model * (2 * inner + 2 * bc + heads) + (inner + 2 * bc) * 4 + 3 * heads + inner * d_model
+    per_layer = mixer + (inner if norm else 0)
+    assert param_breakdown(parallel).total - param_breakdown(attention).total == n_layers * per_layer
+    assert model_kv_cache_bytes(parallel, seq_len).value == model_kv_cache_bytes(attention, seq_len).value
+    recurrent = n_layers * heads * head_dim * state * 4
+    assert mixer_state(parallel, "bf16").total_bytes == n_layers * (inner + 2 * bc) * 4 * 2 + recurrent
