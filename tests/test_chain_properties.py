@@ -145,13 +145,14 @@ def test_each_part_as_shown_and_exact_grades_right(key: str) -> None:
 
 
 def carried(instance: Instance, answers: dict[int, int | float]) -> dict[int, int | float]:
-    """The answers the design carries forward: wrong (outside the part's band) and not trivial (0, a number
-    the part's prompt printed, more than a factor of 100 off)."""
+    """The answers the design carries forward: every one but the exact truth (a right answer rounded as
+    typed carries too: a later whole count may move with it) that is not trivial (0, a number the part's
+    prompt printed, more than a factor of 100 off)."""
     out = {}
     for k, value in answers.items():
         question = part_of(instance, k)
-        inside = is_within(value, question.value, question.tolerance)
-        if not inside and not trivial(float(value), float(question.value), shown_numbers(question)):
+        exact = value == question.value
+        if not exact and not trivial(float(value), float(question.value), shown_numbers(question)):
             out[k] = value
     return out
 
@@ -162,7 +163,7 @@ def test_a_carried_wrong_answer_grades_consistent_where_the_part_carries(key: st
     chain recomputed) grades consistent, crediting the earlier answers carried, when it carries, and is
     not credited when it does not. Three ways: part 1 wrong, the parts between right ("part 1 only");
     part 1 wrong and each later part answered consistently with it ("whole chain": what a student who
-    carries the slip through types; one that lands inside the truth's band is right and carries nothing);
+    carries the slip through types; one that lands inside the truth's band is right and carries as typed);
     only the part just before wrong ("previous part only").
 
     Where the oracle cannot apply, the case is counted, not passed: the recomputation fails (None), or

@@ -48,18 +48,21 @@ class PartGrade(Record):
 def carried_answers(
     instance: Instance, number: int, earlier: Mapping[int, int | float | None]
 ) -> dict[int, int | float]:
-    """The earlier answers that part ``number`` may be graded against: wrong, yet not trivial.
+    """The earlier answers that part ``number`` may be graded against: not the exact value, not trivial.
 
     ``earlier`` maps a part before ``number`` to the value the user gave it (None: skipped or unread).
-    A right answer carries nothing (the true value is used anyway); a trivial one (0, a number its
-    prompt printed, more than a factor of 100 off: ``grading.carry.trivial``) earns no carried credit.
+    An answer equal to the true value carries nothing; a right one rounded as the user typed it does,
+    for a later part it moves (sequences that fit: ⌊free ÷ 6.05 GiB⌋ is 81 where the exact 6.07 GiB gives
+    80). A trivial one (0, a number its prompt printed, more than a factor of 100 off:
+    ``grading.carry.trivial``) earns no carried credit. The part is graded against the true values first:
+    carrying only adds a way to be right.
     """
     out: dict[int, int | float] = {}
     for k, given in sorted(earlier.items()):
         if given is None or not 1 <= k < number:
             continue
         question = part_of(instance, k)
-        if is_within(given, question.value, question.tolerance):
+        if given == question.value:
             continue
         per_unit = display_scale(question.unit, question.display_unit) if question.display_unit else 1
         shown = prompt_numbers(_prompt(question), per_unit)

@@ -184,3 +184,27 @@ def test_a_mock_chain_left_mid_way_grades_the_draft_of_the_part_asked(bank) -> N
     report = mock.finish()
     assert [a.verdict for a in report.results[0].attempts] == ["exact", "exact", "skipped"]
     assert report.results[0].attempts[1].answer == str(jobs)
+
+
+def test_a_right_but_rounded_earlier_answer_carries_into_a_whole_count() -> None:
+    """Blind read: part 4 answered 6.05 GiB (right: 0.37% off 6.0725 GiB), part 5 floors the free memory
+    over it. ⌊free ÷ 6.05 GiB⌋ is 81 where the exact cache gives 80.95 → 80: 81 was graded "you rounded
+    up". It is consistent with the student's own right part 4; the true value still grades exact."""
+    from quizzer.bank.loader import load_bank
+    from quizzer.session.chain import grade_part
+
+    bank = load_bank(["questions"])
+    template = bank.get("hybrid-qwen3-next-walkthrough")
+    instance = bank.generate("hybrid-qwen3-next-walkthrough", 7)
+    assert instance.parts[4].value == 80
+    rounded = 6.05 * 2**30
+    earlier = {1: instance.parts[0].value, 2: instance.parts[1].value, 3: instance.parts[2].value, 4: rounded}
+    graded = grade_part(template, instance, 5, "81", earlier)
+    assert graded.verdict.kind == "consistent", graded.verdict.message
+    assert graded.carried == {"4": rounded}
+    assert grade_part(template, instance, 5, "80", earlier).verdict.kind == "exact"
+    assert grade_part(template, instance, 5, "82", earlier).verdict.kind not in (
+        "exact",
+        "correct",
+        "consistent",
+    )

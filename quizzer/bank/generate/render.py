@@ -43,6 +43,8 @@ _ANY_ANSWER_RE = re.compile(r"(?<!\{)\{part([0-9]+)(?::[a-z-]+(?:\([^{}()\n]*\))
 
 #: A placeholder already in parentheses: "the fixed state ({part2})" (no second pair is added).
 _PAREN_ANSWER_RE = re.compile(r"\(" + _ANY_ANSWER_RE.pattern + r"\)")
+#: A styled placeholder with its unit after it: "{part4:count} bytes" is the answer in that unit.
+_UNIT_ANSWER_RE = re.compile(_ANY_ANSWER_RE.pattern + r" (bytes|params|parameters|tokens|FLOPs)\b")
 
 
 def masked(text: str) -> str:
@@ -53,8 +55,11 @@ def masked(text: str) -> str:
     'With (your answer to part 1) per sequence and (your answer to part 2) sequences'
     >>> masked("plus the fixed state ({part2})")
     'plus the fixed state (your answer to part 2)'
+    >>> masked("each needs {part4:count} bytes")
+    'each needs (your answer to part 4, in bytes)'
     """
     text = _PAREN_ANSWER_RE.sub(lambda m: f"(your answer to part {m.group(1)})", text)
+    text = _UNIT_ANSWER_RE.sub(lambda m: f"(your answer to part {m.group(1)}, in {m.group(2)})", text)
     return _ANY_ANSWER_RE.sub(lambda m: f"(your answer to part {m.group(1)})", text)
 
 
