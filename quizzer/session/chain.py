@@ -13,7 +13,7 @@ from quizzer.bank.loader import Bank
 from quizzer.bank.read.schema import Template
 from quizzer.core.record import Record
 from quizzer.grading.carry import trivial
-from quizzer.grading.grade import Mistake, Verdict, grade, is_within
+from quizzer.grading.grade import Mistake, Verdict, grade
 
 #: One part of a question (part 1 is the main question): what is asked, graded and explained at a time.
 Question = Part
