@@ -244,6 +244,10 @@ def _serve(p: Parser) -> None:
     _db(p)
 
 
+def _completion(p: Parser) -> None:
+    p.add_argument("shell", choices=("bash", "zsh", "fish"), help="the shell the script is for")
+
+
 #: verb -> (module in quizzer.commands with run(args, parser) -> int, help, takes --questions, arguments)
 VERBS: dict[str, tuple[str, str, bool, Callable[[Parser], None]]] = {
     "drill": ("tui", "open the app straight into a drill", True, _drill_db),
@@ -260,6 +264,12 @@ VERBS: dict[str, tuple[str, str, bool, Callable[[Parser], None]]] = {
     "export": ("export", "every recorded attempt as CSV or JSON", False, _export),
     "config": ("config", "the settings file: `quizzer config path` prints where it is", False, _config),
     "serve": ("serve", "the app in a browser, one app per tab (needs the serve extra)", True, _serve),
+    "completion": (
+        "completion",
+        "a shell completion script: quizzer completion bash|zsh|fish",
+        False,
+        _completion,
+    ),
 }
 
 
@@ -298,7 +308,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["grade"]:
         argv = _grade_answer_last(argv)
-    parser = _parser(argv[0] if argv and argv[0] in VERBS else None)
+    # completion walks every verb's options: it gets the whole parser
+    only = argv[0] if argv and argv[0] in VERBS and argv[0] != "completion" else None
+    parser = _parser(only)
     args = parser.parse_args(argv)
     if args.verb is None:
         # textual-serve runs the app on pipes, TEXTUAL_DRIVER naming Textual's web driver: no terminal needed
@@ -307,6 +319,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         args.verb, args.questions = "tui", []
     name = VERBS[args.verb][0] if args.verb in VERBS else args.verb
+    if name == "tui" and os.environ.get("TERM") == "dumb" and not os.environ.get("TEXTUAL_DRIVER"):
+        args, name = _plain_instead(args), "plain"
     saved = sys.stdout, sys.stderr
     if name not in _APP_VERBS:  # no control character from a pack, a history or the settings is written
         sys.stdout, sys.stderr = _escaped(sys.stdout), _escaped(sys.stderr)
@@ -320,6 +334,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     finally:
         sys.stdout, sys.stderr = saved
+
+
+def _plain_instead(args: argparse.Namespace) -> argparse.Namespace:
+    """The arguments of `quizzer plain` for an app verb run where TERM=dumb (a terminal that cannot draw the
+    app, or a screen reader's): the same topic, template, seed, history and packs; says so on stderr."""
+    verb = args.verb if args.verb != "tui" else "the app"
+    print(
+        f"quizzer: TERM=dumb: {verb} needs a terminal that draws; running `quizzer plain`, the line-based "
+        "drill, instead",
+        file=sys.stderr,
+    )
+    return argparse.Namespace(
+        verb="plain",
+        count=0,
+        topic=getattr(args, "topic", None),
+        template=getattr(args, "template", None),
+        seed=getattr(args, "seed", None),
+        db=getattr(args, "db", None),
+        questions=getattr(args, "questions", []),
+    )
 
 
 #: The modules of the verbs that run the app: Textual writes escape sequences of its own to the terminal.

@@ -35,8 +35,8 @@ loaded = sorted(m for m in sys.modules if m.split(".")[0] in {forbidden!r})
 print("LOADED:" + ",".join(loaded))
 """
 
-#: Never loaded by a verb that does not open the app.
-HEAVY = {"textual", "rich", "torch", "transformers"}
+#: Never loaded by a verb that does not open the app (shtab: only by `quizzer completion`).
+HEAVY = {"textual", "rich", "torch", "transformers", "shtab"}
 #: Left out on purpose for start-up time: ``Record`` exists so that the core needs no ``dataclasses`` (which
 #: loads ``inspect``), expressions are parsed with the C-level ``_ast`` (not ``ast``), ``difflib`` is loaded
 #: only to suggest a name, and fsrs only by a study session.
@@ -105,6 +105,8 @@ def test_core_and_grading_use_only_the_standard_library() -> None:
         ("from quizzer.cli import main; main(['export', '--format', 'json', '--db', ':memory:'])", SPEED),
         # nor does `config path` read the file (tomlkit is the app's, for saving the theme)
         ("from quizzer.cli import main; main(['config', 'path'])", NO_HISTORY | {"tomllib", "tomlkit"}),
+        # fish's script is written from the parser: no shtab (bash and zsh load it, and only they)
+        ("from quizzer.cli import main; main(['completion', 'fish'])", NO_HISTORY),
     ],
 )
 def test_headless_verbs_leave_out_the_tui_and_what_start_up_avoids(imports: str, forbidden: set[str]) -> None:

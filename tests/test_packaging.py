@@ -20,7 +20,7 @@ def test_wheel_contains_the_bank_and_presets(tmp_path: Path) -> None:
         capture_output=True,
         timeout=300,
     )
-    (wheel,) = tmp_path.glob("quizzer-*.whl")
+    (wheel,) = tmp_path.glob("quizzer_ml-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     banked = {p.name for p in (ROOT / "questions").glob("*.toml")}
     assert banked
