@@ -69,7 +69,7 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/run.py
 
 # Instantiates every preset with transformers on the meta device: the types up to 2025 with transformers 4.57
-# in .venv (install it there, see README), the types of 2025-26 with transformers 5.23 in .venv-tf5, which
+# in .venv (install it there, see CONTRIBUTING.md), the types of 2025-26 with transformers 5.23 in .venv-tf5, which
 # this makes on first use (torch 2.13.0 CPU, then transformers 5.23.0 and the project).
 TF5 := .venv-tf5
 $(TF5)/.installed: pyproject.toml

@@ -72,7 +72,7 @@ _PARSED: dict[tuple[str, str], Any] = {}
 @pytest.fixture
 def validated_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each fresh Bank parses a template table this process has parsed before to the same Template, so
-    the verbs that validate the whole bank (list, plain, check) do not redo the 116 built-in templates in
+    the verbs that validate the whole bank (list, plain, check) do not redo the built-in templates in
     every CLI test. Exact: ``parse_template`` is a function of the table and its path only, and a Template
     is immutable; the names check and all that follows run as always, and a table that fails is parsed
     (and fails) again each time. The bank tests validate every template without it."""

@@ -1,1 +1,1 @@
-"""The question bank: packs of TOML templates, validated, turned into instances (see README, Architecture)."""
+"""The question bank: packs of TOML templates, validated, turned into instances (see docs/architecture.md)."""

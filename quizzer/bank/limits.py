@@ -1,4 +1,4 @@
-"""The limits on the work a question pack can ask for, in one place (the README's Question packs section)."""
+"""The limits on the work a question pack can ask for, in one place (docs/architecture.md, Question packs)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from quizzer.commands.serve_policy import (
 )
 
 #: What `quizzer serve` says, in one line, when the optional extra is not installed.
-MISSING_EXTRA = "quizzer serve needs the serve extra: pip install 'quizzer[serve]' (or make serve)"
+MISSING_EXTRA = "quizzer serve needs the serve extra: pip install 'quizzer-ml[serve]' (or make serve)"
 
 __all__ = [
     "MISSING_EXTRA",

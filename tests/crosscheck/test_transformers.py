@@ -2,7 +2,7 @@
 model_type on the meta device (parameters part by part), the KV figures against real cache objects, FLOPs
 against torch's FlopCounterMode.
 
-Skipped unless torch and transformers are installed (README: `pip install torch==2.13.0`, then
+Skipped unless torch and transformers are installed (CONTRIBUTING.md: `pip install torch==2.13.0`, then
 `pip install transformers==4.57.6`). No weights are downloaded: models are built from configs.
 """
 

@@ -183,7 +183,7 @@ def test_without_the_extra_one_line_says_how_to_get_it(
     assert main(["serve"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == "quizzer serve needs the serve extra: pip install 'quizzer[serve]' (or make serve)\n"
+    assert err == "quizzer serve needs the serve extra: pip install 'quizzer-ml[serve]' (or make serve)\n"
 
 
 def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:

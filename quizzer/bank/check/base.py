@@ -21,7 +21,7 @@ class Lint:
 
     #: The name `quizzer check --skip NAME` takes.
     name: ClassVar[str] = ""
-    #: What the lint finds, in a line (`quizzer check --help` and the README list them).
+    #: What the lint finds, in a line (`quizzer check --lints` and questions/README.md list them).
     finds: ClassVar[str] = ""
 
     def __init__(self, template: Template) -> None:
