@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
+from functools import partial
+from inspect import isawaitable
 from typing import ClassVar
 
 from textual import on
@@ -12,7 +14,7 @@ from textual.screen import Screen
 
 from quizzer.core.words import counted
 from quizzer.tui.messages import OpenReport, OpenScreen, ReturnToStudy
-from quizzer.tui.modes import AppModes
+from quizzer.tui.modes import AppModes, is_mode
 from quizzer.tui.options import CramOptions, DrillOptions, MockOptions, StudyOptions
 from quizzer.tui.services import HISTORY_FAULT_SECONDS
 
@@ -24,6 +26,12 @@ __all__ = [
     "QuizzerApp",
     "StudyOptions",
 ]
+
+
+async def _awaited(result: object) -> None:
+    """Wait for ``result`` if a command's start returned an awaitable (a screen mounting, a coroutine)."""
+    if isawaitable(result):
+        await result
 
 
 class QuizzerApp(AppModes):
@@ -103,10 +111,11 @@ class QuizzerApp(AppModes):
         self.open(StatsScreen(self.reader.stats))
 
     def action_help(self) -> None:
-        from quizzer.tui.screens.help import HelpModal
+        """Help, opened on the keys of the screen it is asked on."""
+        from quizzer.tui.screens.help import HelpModal, sections_of
 
         if not isinstance(self.screen, HelpModal):
-            self.push_screen(HelpModal(dict(self.settings.keymap)))
+            self.push_screen(HelpModal(dict(self.settings.keymap), sections_of(self.screen)))
 
     def action_browse(self) -> None:
         if self.bank is None:
@@ -130,12 +139,60 @@ class QuizzerApp(AppModes):
             self.copy_to_clipboard(instance_id)
             self.notify(f"Copied {instance_id} (show it with `quizzer show {instance_id}`).", markup=False)
 
+    def action_command_palette(self) -> None:
+        """The command palette (ctrl+p), whose enter runs the first match of what was typed."""
+        from textual.command import CommandPalette
+
+        from quizzer.tui.screens.palette import QuizzerPalette
+
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+            self.push_screen(QuizzerPalette(id="--command-palette"))
+
+    def in_place(self, start: Callable[[], object]) -> Callable[[], Awaitable[None]]:
+        """A palette command that opens a mode: it takes the place of the mode on screen (a drill, study or
+        mock start; a running mock asks first), so a mode is never stacked on a mode."""
+
+        async def run() -> None:
+            current = self.screen
+            if is_mode(current):
+                if getattr(current, "running", False):  # a mock: leaving it submits it
+                    current.confirm_leave(start)  # type: ignore[attr-defined]
+                    return
+                await self.pop_screen()
+            await _awaited(start())
+            if len(self.screen_stack) <= 1:  # the mode replaced could not be: Home, not a blank screen
+                self.go_home()
+
+        return run
+
+    def not_twice(self, screen_name: str, start: Callable[[], object]) -> Callable[[], Awaitable[None]]:
+        """A palette command that opens the screen named ``screen_name``: on that screen already, it is
+        opened afresh in its place rather than on top of it."""
+
+        async def run() -> None:
+            if type(self.screen).__name__ == screen_name:
+                await self.pop_screen()
+            await _awaited(start())
+            if len(self.screen_stack) <= 1:
+                self.go_home()
+
+        return run
+
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield SystemCommand("Drill", "Start a drill over every template", self.start_drill)
-        yield SystemCommand("Mock interview", "Timed questions, graded at the end", self.start_mock)
-        yield SystemCommand("Study", "Spaced repetition: what is due, then new templates", self.start_study)
-        yield SystemCommand("Stats", "Accuracy per topic, mistakes, trend and streak", self.action_stats)
-        yield SystemCommand("Browse", "Browse the templates by topic and preview one", self.action_browse)
+        mode, again = self.in_place, self.not_twice
+        yield SystemCommand("Drill", "Start a drill over every template", mode(self.start_drill))
+        yield SystemCommand("Mock interview", "Timed questions, graded at the end", mode(self.start_mock))
+        yield SystemCommand(
+            "Study", "Spaced repetition: what is due, then new templates", mode(self.start_study)
+        )
+        yield SystemCommand(
+            "Stats", "Accuracy per topic, mistakes, trend and streak", again("StatsScreen", self.action_stats)
+        )
+        yield SystemCommand(
+            "Browse",
+            "Browse the templates by topic and preview one",
+            again("BrowseScreen", self.action_browse),
+        )
         yield SystemCommand("Help", "Keys and how answers are read", self.action_help)
         instance_id = getattr(screen, "instance_id", None)
         if instance_id:
@@ -149,7 +206,7 @@ class QuizzerApp(AppModes):
                 yield SystemCommand(
                     f"Drill {topic}",
                     f"A drill over the {topic} templates",
-                    lambda topic=topic: self.start_drill(DrillOptions(topic=topic)),
+                    mode(partial(self.start_drill, DrillOptions(topic=topic))),
                     discover=False,
                 )
         yield from super().get_system_commands(screen)

@@ -25,6 +25,15 @@ if TYPE_CHECKING:
 # loading their widgets (DataTable, Select, OptionList...), which is a good part of its start-up time.
 
 
+def is_mode(screen: Screen[object]) -> bool:
+    """Whether ``screen`` is a mode's (a drill or cram, a study session, a mock or its start)."""
+    from quizzer.tui.screens.mock import MockScreen
+    from quizzer.tui.screens.mock_start import MockStartScreen
+    from quizzer.tui.screens.study import StudyScreen
+
+    return isinstance(screen, (DrillScreen, StudyScreen, MockStartScreen, MockScreen))
+
+
 class AppModes(AppServices):
     """Builds each mode's session from the services and opens its screen; Home when one is left."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from snapshot_app import WALL, FakeClock, drill_app, make_app
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from quizzer.session.records import Attempt
 from quizzer.store.history import HistoryStore
@@ -47,6 +47,20 @@ def test_wrong_feedback_with_a_mistake(snap_compare) -> None:  # type: ignore[no
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot)
         await answer(pilot, str(2 * pilot.app.screen.session.instance.value))
+
+    assert snap_compare(drill_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_wrong_feedback_without_color(snap_compare, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """NO_COLOR=1 (Textual draws in monochrome): the verdict still says itself, a symbol and a word."""
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        assert pilot.app.no_color
+        await settle(pilot)
+        await answer(pilot, str(2 * pilot.app.screen.session.instance.value))
+        verdict = pilot.app.screen.query_one(".verdict", Static).render()
+        assert str(verdict).startswith("✗ Wrong")
 
     assert snap_compare(drill_app(), terminal_size=SIZE, run_before=run_before)
 

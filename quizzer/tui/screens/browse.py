@@ -1,4 +1,4 @@
-"""BrowseScreen: the bank by topic, searchable; preview an instance with any seed and drill it."""
+"""BrowseScreen: the bank by topic, searched as you type; preview an instance with any seed and drill it."""
 
 from __future__ import annotations
 
@@ -34,7 +34,11 @@ class BrowseScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "drill", "Drill this", id="browse-drill"),
-        Binding("slash", "search", "Search", id="browse-search"),
+        # a priority: "/" (a habit) in the empty search box stays in it, not typed (in a search, typed)
+        Binding("slash", "search", "Search", id="browse-search", priority=True),
+        # ↓ in the search box (its own scroll_down skips: one line) moves into the results, as enter does
+        Binding("down", "results", "Into the results", show=False, id="browse-results"),
+        # in the search box "?" is typed, as in any text box: f1 is Help there
         Binding("question_mark", "app.help", "Help", id="browse-help"),
         Binding("escape", "back", "Back", id="browse-back"),
         Binding("q", "back", "Back", show=False, id="browse-q"),
@@ -64,9 +68,10 @@ class BrowseScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.fill("")
-        self.query_one("#templates", OptionList).focus()
+        self.query_one("#browse-query", Input).focus()  # typing searches at once (d and q are typed)
 
     def fill(self, query: str) -> None:
+        """List the templates ``query`` matches by topic, the first highlighted and previewed."""
         options: list[Option | None] = []
         topic = None
         for template in sorted(self.bank.templates(), key=lambda t: (t.topic, t.difficulty, t.id)):
@@ -83,7 +88,10 @@ class BrowseScreen(Screen[None]):
         listing = self.query_one("#templates", OptionList)
         listing.clear_options()
         listing.add_options(options)
-        if not any(o is not None and not o.disabled for o in options):
+        listing.action_first()  # its highlight previews it (OptionHighlighted)
+        if listing.highlighted is None:
+            self.selected = None
+            self.query_one("#preview-meta", Static).update("")
             self.query_one("#preview", Markdown).update(f"No template matches *{md_escape(query)}*.")
 
     @on(Input.Changed, "#browse-query")
@@ -92,13 +100,16 @@ class BrowseScreen(Screen[None]):
 
     @on(Input.Submitted, "#browse-query")
     def to_list(self) -> None:
-        self.query_one("#templates", OptionList).focus()
+        self.action_results()
 
     @on(OptionList.OptionHighlighted, "#templates")
     def highlight(self, event: OptionList.OptionHighlighted) -> None:
+        """Preview the highlighted template (not again when a search keeps the same one first)."""
         if event.option.id and not event.option.id.startswith("topic:"):
-            self.selected = self.bank.get(event.option.id)
-            self.preview()
+            template = self.bank.get(event.option.id)
+            if template is not self.selected:
+                self.selected = template
+                self.preview()
 
     @on(OptionList.OptionSelected, "#templates")
     def select(self, event: OptionList.OptionSelected) -> None:
@@ -130,10 +141,24 @@ class BrowseScreen(Screen[None]):
             self.post_message(StartMode("drill", template_id=self.selected.id, seed=self.seed))
 
     def action_search(self) -> None:
-        self.query_one("#browse-query", Input).focus()
+        """Go to the search box; in a search already typed, "/" is typed (a title may have one)."""
+        search = self.query_one("#browse-query", Input)
+        if search.has_focus and search.value:
+            search.insert_text_at_cursor("/")
+        else:
+            search.focus()
+
+    def action_results(self) -> None:
+        """Move into the results, on the first one (the one previewed) unless one is highlighted."""
+        listing = self.query_one("#templates", OptionList)
+        if listing.highlighted is None:
+            listing.action_first()
+        listing.focus()
 
     def action_back(self) -> None:
-        if self.query_one("#browse-query", Input).has_focus:
-            self.query_one("#templates", OptionList).focus()
+        """Leave Browse; from the search box with a search typed, go to its results first."""
+        search = self.query_one("#browse-query", Input)
+        if search.has_focus and search.value:
+            self.action_results()
         else:
             self.dismiss()

@@ -1,4 +1,5 @@
-"""HelpModal: every screen's keys, generated from their bindings, and how answers are read."""
+"""HelpModal: the current screen's keys first, then every other screen's (from their bindings), and how
+answers are read."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -40,18 +42,18 @@ def key_table(
     screens: Sequence[tuple[str, Sequence[BindingType]]],
     key_display: Callable[[str], str],
     keymap: Mapping[str, str] | None = None,
+    *,
+    everywhere: bool = True,
 ) -> str:
-    """The Markdown table of every screen's keys, one row per binding that has a description; a binding whose
-    id ``keymap`` (config.toml's [keymap]) remaps shows the keys it has now."""
+    """The Markdown table of ``screens``' keys (then the app's, unless not ``everywhere``), one row per
+    binding that has a description; a binding whose id ``keymap`` (config.toml's [keymap]) remaps shows the
+    keys it has now."""
     keymap = keymap or {}
 
     def keys_of(binding_id: str | None, keys: str) -> str:
         return " / ".join(key_display(k.strip()) for k in keymap.get(binding_id or "", keys).split(","))
 
     rows = ["| where | key | does |", "|---|---|---|"]
-    for binding_id, keys, does in APP_KEYS:
-        shown = keys_of(binding_id, keys) if binding_id in keymap else keys
-        rows.append(f"| everywhere | `{shown}` | {md_escape(does)} |")
     for where, bindings in screens:
         for binding in bindings:
             if not isinstance(binding, Binding) or not binding.description:
@@ -59,11 +61,30 @@ def key_table(
             rows.append(
                 f"| {where} | `{keys_of(binding.id, binding.key)}` | {md_escape(binding.description)} |"
             )
+    for binding_id, keys, does in APP_KEYS if everywhere else ():
+        shown = keys_of(binding_id, keys) if binding_id in keymap else keys
+        rows.append(f"| everywhere | `{shown}` | {md_escape(does)} |")
     return "\n".join(rows)
 
 
 def screen_bindings() -> list[tuple[str, Sequence[BindingType]]]:
-    """Each screen's name and bindings, in Help's order (the screens are imported here, when first needed)."""
+    """Each screen's name and bindings, in Help's order."""
+    return [(name, owner.BINDINGS) for name, owner in _owners()]
+
+
+def sections_of(screen: DOMNode) -> tuple[str, ...]:
+    """The names of Help's sections for ``screen``: its own keys, then a question's if it shows one."""
+    from quizzer.tui.widgets.question_panel import QuestionPanel
+
+    own = [name for name, owner in _owners() if owner is not QuestionPanel and isinstance(screen, owner)]
+    if own and screen.query(QuestionPanel):
+        own.append("any question")
+    return tuple(own)
+
+
+def _owners() -> list[tuple[str, type[DOMNode]]]:
+    """Each screen's name and class (the question panel's too), in Help's order (imported when first
+    needed)."""
     from quizzer.tui.screens.browse import BrowseScreen
     from quizzer.tui.screens.drill import DrillScreen
     from quizzer.tui.screens.home import HomeScreen
@@ -76,16 +97,16 @@ def screen_bindings() -> list[tuple[str, Sequence[BindingType]]]:
     from quizzer.tui.widgets.question_panel import QuestionPanel
 
     return [
-        ("home", HomeScreen.BINDINGS),
-        ("any question", QuestionPanel.BINDINGS),
-        ("drill", DrillScreen.BINDINGS),
-        ("study", StudyScreen.BINDINGS),
-        ("mock start", MockStartScreen.BINDINGS),
-        ("mock", MockScreen.BINDINGS),
-        ("mock report", MockReportScreen.BINDINGS),
-        ("browse", BrowseScreen.BINDINGS),
-        ("stats", StatsScreen.BINDINGS),
-        ("past mocks", PastMocksScreen.BINDINGS),
+        ("home", HomeScreen),
+        ("any question", QuestionPanel),
+        ("drill", DrillScreen),
+        ("study", StudyScreen),
+        ("mock start", MockStartScreen),
+        ("mock", MockScreen),
+        ("mock report", MockReportScreen),
+        ("browse", BrowseScreen),
+        ("stats", StatsScreen),
+        ("past mocks", PastMocksScreen),
     ]
 
 
@@ -108,10 +129,12 @@ class HelpModal(ModalScreen[None]):
         Binding("q", "close", "Close", show=False, id="help-close-letter"),
     ]
 
-    def __init__(self, keymap: Mapping[str, str] | None = None) -> None:
+    def __init__(self, keymap: Mapping[str, str] | None = None, here: Sequence[str] = ()) -> None:
         super().__init__()
         #: config.toml's [keymap] (binding id -> keys): the table shows the keys the bindings have now.
         self.keymap = dict(keymap or {})
+        #: The sections of the screen Help was opened on (``sections_of``): shown first, with the app's keys.
+        self.here = tuple(here)
 
     #: The Markdown shown (the key table as the keymap makes it, then how answers are read).
     source: str = ""
@@ -119,11 +142,26 @@ class HelpModal(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         from rich.markdown import Markdown as RichMarkdown
 
-        shown = lambda key: self.app.get_key_display(Binding(key, ""))  # noqa: E731
-        self.source = "## Keys\n\n" + key_table(screen_bindings(), shown, self.keymap) + "\n" + ANSWERS
+        self.source = self.keys_source() + "\n" + ANSWERS
         # one rendered block, not Textual's Markdown widget: its table of ~60 rows is ~190 widgets, 0.7 s
         with VerticalScroll(id="help", can_focus=True):
             yield Static(CachedRenderable(RichMarkdown(self.source, hyperlinks=False)), id="help-text")
+
+    def keys_source(self) -> str:
+        """The keys of the screen below first (with the app's), then the other screens'; without a known
+        screen below, one table of them all."""
+        shown = lambda key: self.app.get_key_display(Binding(key, ""))  # noqa: E731
+        sections = dict(screen_bindings())
+        mine = [(name, sections[name]) for name in self.here if name in sections]
+        if not mine:
+            return "## Keys\n\n" + key_table(list(sections.items()), shown, self.keymap)
+        others = [(name, bindings) for name, bindings in sections.items() if name not in self.here]
+        return (
+            f"## Keys here: {md_escape(self.here[0])}\n\n"
+            + key_table(mine, shown, self.keymap)
+            + "\n\n## Keys on the other screens\n\n"
+            + key_table(others, shown, self.keymap, everywhere=False)
+        )
 
     def action_close(self) -> None:
         self.dismiss()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual import on
@@ -160,8 +161,9 @@ class MockScreen(Screen[None]):
             return
         self.show_report()
 
-    def confirm_leave(self, then: str) -> None:
-        """Ask before leaving a running mock (``then``: "quit" the app, or "back"); yes finishes it first."""
+    def confirm_leave(self, then: str | Callable[[], object]) -> None:
+        """Ask before leaving a running mock (``then``: "quit" the app, "back", or what to run once it is
+        left, a palette's mode); yes finishes it first."""
 
         def answered(yes: bool | None) -> None:
             if not yes:
@@ -170,8 +172,10 @@ class MockScreen(Screen[None]):
             self.exam.finish()
             if then == "quit":
                 self.app.exit()
-            else:
-                self.dismiss()
+                return
+            self.dismiss()
+            if callable(then):
+                self.app.call_later(then)
 
         self.app.push_screen(
             ConfirmModal(
