@@ -230,3 +230,24 @@ def test_every_verdict_says_its_word_and_a_symbol_not_only_a_colour() -> None:
         symbol, word = VERDICT_WORDS_REPORT[kind].split(" ", 1)
         assert not symbol.isalnum(), kind
         assert word[0].isalpha(), kind
+
+
+async def test_a_fast_search_with_no_match_leaves_no_stale_preview() -> None:
+    """Typed at once, each keystroke refills the list: the highlight of an earlier list came after the
+    last one and previewed its first match under "No template matches" (tmux, 80×24)."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, BrowseScreen)
+        # two refills before the first one's highlight is handled, as fast typing in a terminal gives
+        screen.fill("mini")  # matches: its first match's highlight is posted
+        screen.fill("miniz")  # matches nothing
+        await pilot.pause()
+        await pilot.pause()
+        assert screen.selected is None
+        assert str(screen.query_one("#preview-meta", Static).render()) == ""
+        preview = screen.query_one("#preview")
+        assert "No template matches" in preview.source  # type: ignore[attr-defined]

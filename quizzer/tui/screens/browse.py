@@ -104,7 +104,13 @@ class BrowseScreen(Screen[None]):
 
     @on(OptionList.OptionHighlighted, "#templates")
     def highlight(self, event: OptionList.OptionHighlighted) -> None:
-        """Preview the highlighted template (not again when a search keeps the same one first)."""
+        """Preview the highlighted template (not again when a search keeps the same one first). A highlight
+        of a list a later keystroke has replaced is stale: typing "zz" fast left "z"'s first match in the
+        preview under "No template matches"."""
+        listing = self.query_one("#templates", OptionList)
+        current = listing.highlighted
+        if current is None or listing.get_option_at_index(current).id != event.option.id:
+            return
         if event.option.id and not event.option.id.startswith("topic:"):
             template = self.bank.get(event.option.id)
             if template is not self.selected:
