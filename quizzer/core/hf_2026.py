@@ -12,7 +12,7 @@ from typing import Any
 
 from quizzer.core.errors import ConfigError
 from quizzer.core.hf_fields import Builder, Config, get, layer_types, sliding_every, windowed
-from quizzer.core.hf_recent import _base, _deepseek
+from quizzer.core.hf_recent import _DEEPSEEK_V3, _base, _deepseek
 
 
 def _moe_layers(n_layers: int, dense: set[int], step: int = 1) -> tuple[int, ...]:
@@ -58,19 +58,8 @@ def _qwen3_next(c: Config) -> dict[str, Any]:
     return spec
 
 
-#: DeepseekV32Config's defaults (transformers 5.23) for the fields that are not sizes.
-_DEEPSEEK_V32 = dict(
-    kv_lora_rank=512,
-    q_lora_rank=1536,
-    qk_nope_head_dim=128,
-    qk_rope_head_dim=64,
-    v_head_dim=128,
-    n_routed_experts=256,
-    n_shared_experts=1,
-    moe_intermediate_size=2048,
-    num_experts_per_tok=8,
-    first_k_dense_replace=3,
-)
+#: DeepseekV32Config's defaults (transformers 5.23) for the fields that are not sizes: DeepSeek-V3's.
+_DEEPSEEK_V32 = _DEEPSEEK_V3
 
 
 def _deepseek_v32(c: Config) -> dict[str, Any]:
