@@ -12,6 +12,7 @@ from quizzer.core.errors import ConfigError, SpecError
 from quizzer.core.flops import forward_flops_per_token
 from quizzer.core.groups import LayerGroup
 from quizzer.core.hf import from_hf_config
+from quizzer.core.hybrid import state_crossover_tokens
 from quizzer.core.kv import WINDOW_CONVENTIONS
 from quizzer.core.kv_model import cross_attention_kv_bytes_per_source_token, kv_kinds
 from quizzer.core.layers import layer_ranges
@@ -167,7 +168,7 @@ def _state_report(spec: ModelSpec, dtype: str, state_dtype: str, growth: int) ->
         + (dtype if state_dtype == "model" else "fp32")
         + "; it does not grow with the context",
         # the context where the growing KV cache reaches the fixed state (None: nothing grows)
-        "crossover_tokens": -(-state.total_bytes // growth) if growth else None,
+        "crossover_tokens": state_crossover_tokens(state.total_bytes, growth).value if growth else None,
     }
 
 

@@ -77,7 +77,7 @@ def mixer_norm_width(spec: ModelSpec) -> int:
     has none, nor a mixer built without it (``mixer_norm`` false)."""
     if not spec.mixer_norm:
         return 0
-    if spec.mixer in ("gated_deltanet",):
+    if spec.mixer == "gated_deltanet":
         return spec.mixer_value_dim
     if spec.mixer == "kda":
         return spec.mixer_key_dim

@@ -377,7 +377,8 @@ class ModelSpec(Record):
 
     @property
     def layer_kinds(self) -> tuple[str, ...]:
-        """The kind of every (decoder) layer: an attention kind, 'linear' (the mixer) or 'mlp' (no mixer)."""
+        """The kind of every (decoder) layer: an attention kind, 'linear' (the mixer), 'parallel' (both) or
+        'mlp' (no mixer); the same tuple as ``attention_kinds``, named for what it now holds."""
         return self.attention_kinds
 
     @property
