@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
 from typing import Any
@@ -56,6 +57,101 @@ def _build(name: str) -> Preset:
     return Preset(name, entry["title"], entry["source"], config, from_hf_config(config))
 
 
+#: Models given by the user (a config.json, read by the verbs), by the name ``register_config`` gave them.
+_OWN: dict[str, Preset] = {}
+
+
+def register_config(config: Mapping[str, Any], title: str = "") -> str:
+    """Register a user's config.json as a model and return its name, ``config-<digest>``: the first 10 hex
+    digits of the SHA-256 of the config written canonically (sorted keys, no spaces), so the same config has
+    the same name on every machine. A config quizzer cannot read raises ConfigError, as ``count`` does.
+
+    >>> name = register_config({"model_type": "llama", "vocab_size": 32000, "hidden_size": 512,
+    ...     "num_hidden_layers": 2, "num_attention_heads": 8, "intermediate_size": 1024})
+    >>> name, preset(name).spec.d_model
+    ('config-fc45c18974', 512)
+    """
+    import hashlib
+    import json
+
+    spec = from_hf_config(config)
+    canonical = json.dumps(config, sort_keys=True, separators=(",", ":"), default=str)
+    name = "config-" + hashlib.sha256(canonical.encode()).hexdigest()[:10]
+    if name not in _OWN:
+        label = title or str(config.get("_name_or_path") or "") or f"your {config.get('model_type')} model"
+        _OWN[name] = Preset(name, label, "the user's config.json", MappingProxyType(dict(config)), spec)
+    return name
+
+
+def config_of(name: str) -> Mapping[str, Any] | None:
+    """The config.json registered as ``name`` (None for a preset): what a history or set file keeps."""
+    own = _OWN.get(name.lower().partition("{")[0])
+    return None if own is None else own.config
+
+
+def model_spec_text(base: str, fields: Mapping[str, Any]) -> str:
+    """The canonical name of model ``base`` with some spec fields replaced: ``base{field=value,...}``.
+
+    >>> model_spec_text("llama-3-8b", {"n_layers": 30})
+    'llama-3-8b{n_layers=30}'
+    """
+    base_name, own = _split_model(base)
+    merged = {**own, **fields}
+    if not merged:
+        return base_name
+    return base_name + "{" + ",".join(f"{k}={merged[k]!r}" for k in sorted(merged)) + "}"
+
+
+def _split_model(text: str) -> tuple[str, dict[str, Any]]:
+    """(base name, replaced fields) of a model's name; fields are read as Python literals (numbers, booleans,
+    quoted text, tuples), never evaluated."""
+    import ast
+
+    base, brace, rest = text.strip().partition("{")
+    if not brace:
+        return base, {}
+    if not rest.endswith("}"):
+        raise UnknownNameError(f"model {text!r}: replaced fields go in braces, name{{field=value,...}}")
+    fields: dict[str, Any] = {}
+    for item in filter(None, _top_level_split(rest[:-1])):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise UnknownNameError(f"model {text!r}: write field=value, not {item!r}")
+        try:
+            fields[key.strip()] = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError):
+            problem = f"{value.strip()!r} is not a number, boolean or text"
+            raise UnknownNameError(f"model {text!r}: {problem}") from None
+    return base.strip(), fields
+
+
+def _top_level_split(text: str) -> list[str]:
+    """``text`` split at the commas outside parentheses (a tuple field keeps its commas)."""
+    items, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += 1 if char in "([" else -1 if char in ")]" else 0
+        if char == "," and depth == 0:
+            items.append(text[start:i])
+            start = i + 1
+    items.append(text[start:])
+    return items
+
+
+@cache
+def _with_fields(base: str, fields_text: str) -> Preset:
+    """Preset ``base`` with the spec fields of ``fields_text`` replaced (checked by ModelSpec)."""
+    from quizzer.core.errors import SpecError
+
+    found = preset(base)
+    fields = _split_model(base + fields_text)[1]
+    unknown = [k for k in fields if k not in ModelSpec._field_set]
+    if unknown:
+        raise SpecError(f"a model has no field {unknown[0]!r}{did_you_mean(unknown[0], ModelSpec._fields)}")
+    said = ", ".join(f"{k} {v}" for k, v in sorted(fields.items()))
+    spec = found.spec.replace(**fields)
+    return Preset(base + fields_text, f"{found.title} with {said}", found.source, found.config, spec)
+
+
 def preset(name: str) -> Preset:
     """The preset called ``name`` (or one of its aliases), case-insensitive.
 
@@ -66,6 +162,12 @@ def preset(name: str) -> Preset:
     ...
     quizzer.core.errors.UnknownNameError: unknown model preset 'llama-3-8' (did you mean 'llama-3-8b'?); ...
     """
+    if "{" in name:
+        base, brace, rest = name.strip().partition("{")
+        return _with_fields(base.strip(), brace + rest)
+    own = _OWN.get(name.lower())
+    if own is not None:
+        return own
     names = _entries()[1]
     canonical = names.get(name.lower())
     if canonical is None:

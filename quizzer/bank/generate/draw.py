@@ -9,8 +9,10 @@ from typing import Any, cast
 from quizzer.bank.errors import ExprError, TemplateError
 from quizzer.bank.expr.expression import Budget, Expr, plain
 from quizzer.bank.read.names import PRESET_FIELDS, calculators
+from quizzer.bank.read.overrides import Fielded, apply_fields
 from quizzer.bank.read.schema import PartSpec, Template
 from quizzer.bank.read.variables import Variable
+from quizzer.core.errors import QuizzerError
 
 #: Draws before a template whose constraints keep failing is reported.
 MAX_ATTEMPTS = 1000
@@ -97,7 +99,7 @@ def draw(
     fns = calculators()
     budget = budget or Budget()
     schedule = constraint_schedule(template)
-    all_fixed = set(overrides) >= {v.name for v in template.main.variables if v.expr is None}
+    all_fixed = all(_fixed(v, overrides) for v in template.main.variables if v.expr is None)
     touched = touched_by(template, set(overrides)) if overrides else set()
     best: tuple[Env, tuple[Expr, ...]] | None = None
     candidates, error = 0, None
@@ -157,13 +159,38 @@ def _set(
     fns: Mapping[str, Any],
     budget: Budget,
 ) -> None:
-    if var.name in overrides:
-        value = overrides[var.name]
-    elif var.expr is not None:
-        value = _evaluate(template, var.expr, env, fns, f"variables.{var.name}.expr", budget)
-    else:
-        value = draw_value(var, rng)
+    value = own_value(template, var, overrides, rng)
+    if value is _DRAW:
+        if var.expr is not None:
+            value = _evaluate(template, var.expr, env, fns, f"variables.{var.name}.expr", budget)
+        else:
+            value = draw_value(var, rng)
     expand(var, value, env)
+
+
+def _fixed(var: Variable, overrides: Mapping[str, Any]) -> bool:
+    """Whether the user fixed ``var`` (a chip or model given only fields is still drawn)."""
+    value = overrides.get(var.name, _DRAW)
+    return value is not _DRAW and not (isinstance(value, Fielded) and value.base is None)
+
+
+#: ``own_value``'s answer for a variable the user did not set.
+_DRAW = object()
+
+
+def own_value(template: Template, var: Variable, overrides: Mapping[str, Any], rng: random.Random) -> Any:
+    """The value the user gave ``var`` (a chip or model with own fields drawn first, then given them), or
+    ``_DRAW``."""
+    if var.name not in overrides:
+        return _DRAW
+    value = overrides[var.name]
+    if not isinstance(value, Fielded):
+        return value
+    base = draw_value(var, rng) if value.base is None else value.base
+    try:
+        return apply_fields(var, base, value.fields)
+    except QuizzerError as exc:
+        raise TemplateError(template.path, template.id, f"variables.{var.name}", str(exc)) from None
 
 
 def _complete(
@@ -197,37 +224,53 @@ def _complete(
 
 
 def draw_part(
-    template: Template, part: PartSpec, rng: random.Random, env: Env, budget: Budget
-) -> dict[str, Any]:
+    template: Template,
+    part: PartSpec,
+    rng: random.Random,
+    env: Env,
+    budget: Budget,
+    overrides: Mapping[str, Any] | None = None,
+) -> tuple[dict[str, Any], tuple[Expr, ...]]:
     """Draw a later part's variables into ``env`` (the names of the parts before it) until its constraints
-    hold; its own variables by name.
+    hold: its own variables by name, and the constraints the user's own numbers (``overrides``) break.
 
     Unlike part 1's ``draw``, every variable of an attempt is drawn before the constraints are checked: the
-    instances users saved (``ID#SEED``) were drawn this way, so the stream of each part stays as it was.
+    instances users saved (``ID#SEED``) were drawn this way, so the stream of each part stays as it was. With
+    ``overrides``, a draw keeping every constraint is preferred, else the one breaking the fewest.
     """
     fns = calculators()
-    drawn = any(v.expr is None for v in part.variables)
+    overrides = overrides or {}
+    drawn = any(v.expr is None and not _fixed(v, overrides) for v in part.variables)
     failed: Expr | None = None
+    best: tuple[Env, list[Expr]] | None = None
     for _ in range(MAX_ATTEMPTS if drawn else 1):
         trial = dict(env)
         for var in part.variables:
-            if var.expr is not None:
+            value = own_value(template, var, overrides, rng)
+            if value is not _DRAW:
+                pass
+            elif var.expr is not None:
                 field = part.field(f"variables.{var.name}.expr")
                 value = _evaluate(template, var.expr, trial, fns, field, budget)
             else:
                 value = draw_value(var, rng)
             expand(var, value, trial)
-        failed = next(
-            (
-                c
-                for i, c in enumerate(part.constraints)
-                if not _evaluate(template, c, trial, fns, part.field(f"constraints[{i}]"), budget)
-            ),
-            None,
-        )
-        if failed is None:
+        failing = [
+            c
+            for i, c in enumerate(part.constraints)
+            if not _evaluate(template, c, trial, fns, part.field(f"constraints[{i}]"), budget)
+        ]
+        if not failing:
             env.update(trial)
-            return {v.name: trial[v.name] for v in part.variables}
+            return {v.name: trial[v.name] for v in part.variables}, ()
+        failed = failing[0]
+        if overrides and (best is None or len(failing) < len(best[1])):
+            best = (trial, failing)
+        if overrides and budget.left < budget.limit // 2:
+            break
+    if best is not None:
+        env.update(best[0])
+        return {v.name: best[0][v.name] for v in part.variables}, tuple(best[1])
     message = (
         f"no draw in {MAX_ATTEMPTS} satisfied every constraint"
         if drawn

@@ -25,7 +25,7 @@ from quizzer.bank.generate.instance import Instance, MistakeValue, Part
 from quizzer.bank.generate.tolerance import tolerance_text
 from quizzer.bank.limits import MAX_TEXT_CHARS
 from quizzer.bank.read.names import calculators
-from quizzer.bank.read.overrides import parse_override
+from quizzer.bank.read.overrides import split_overrides
 from quizzer.bank.read.schema import PartSpec, Template
 from quizzer.bank.read.texts import TextPart
 from quizzer.core.checks import did_you_mean
@@ -77,15 +77,9 @@ def generate(
     number, a value that cannot be shown, texts beyond ``MAX_TEXT_CHARS`` in all.
     """
     budget = budget or Budget()
-    main = template.main
-    given = dict(overrides or {})
-    by_name = {v.name: v for v in main.variables}
-    for name in given:
-        if name not in by_name:
-            close = did_you_mean(name, by_name)
-            raise TemplateError(template.path, template.id, "variables", f"no variable {name!r}{close}")
-    fixed = {name: parse_override(by_name[name], value, template) for name, value in given.items()}
-    env, broken = draw(template, random.Random(f"{template.id}#{seed}"), fixed, budget)
+    by_part = split_overrides(template, overrides or {})
+    env, broken = draw(template, random.Random(f"{template.id}#{seed}"), by_part.get(1, {}), budget)
+    broken_parts: list[str] = []
     scope = _Scope(template, env, budget)
     parts: list[Part] = []
     shared: dict[str, Any] = {}
@@ -94,7 +88,8 @@ def generate(
             own = {v.name: env[v.name] for v in spec.variables}
         else:
             rng = random.Random(f"{template.id}#{seed}#part{spec.number}")
-            own = draw_part(template, spec, rng, scope.env, budget)
+            own, part_broken = draw_part(template, spec, rng, scope.env, budget, by_part.get(spec.number, {}))
+            broken_parts += [f"{c.source} (part {spec.number})" for c in part_broken]
         renderer = _Renderer(template, spec, scope)
         part = renderer.render(own)
         if spec.number == 1:  # the template's texts, with part 1's names
@@ -110,14 +105,14 @@ def generate(
         difficulty=template.difficulty,
         kind=template.kind,
         minutes=template.minutes,
-        variables={v.name: env[v.name] for v in main.variables},
+        variables={v.name: env[v.name] for v in template.main.variables},
         conventions=shared["conventions"],
         memory_aid=shared["memory_aid"],
         follow_ups=shared["follow_ups"],
         references=tuple((r.title, r.url) for r in template.references),
         n_layers=n_layers_in(env),
         parts=tuple(parts),
-        warnings=tuple(OUTSIDE_RANGE + c.source for c in broken),
+        warnings=tuple(OUTSIDE_RANGE + c for c in [c.source for c in broken] + broken_parts),
     )
 
 
