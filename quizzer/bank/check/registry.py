@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from quizzer.bank.check.asked_unit import AskedUnit
 from quizzer.bank.check.base import Lint
+from quizzer.bank.check.chip_names import ChipNames
 from quizzer.bank.check.contained import Contained
 from quizzer.bank.check.degenerate import Degenerate
 from quizzer.bank.check.giveaway import Giveaway
@@ -27,6 +28,7 @@ LINTS: tuple[type[Lint], ...] = (
     SlipCoverage,
     Omissions,
     AskedUnit,
+    ChipNames,
 )
 
 
