@@ -126,6 +126,15 @@ _CALCULATOR_MODULES: dict[str, tuple[str, ...]] = {
     "lora": ("lora_params", "lora_qv_params", "lora_all_linear_params", "trainable_percent"),
     "vit": ("vit_patch_count", "vit_tokens", "vit_params", "vit_forward_macs", "vit_forward_flops"),
     "hardware": ("peak_flops", "hbm_bandwidth", "hbm_bytes", "interconnect_bandwidth"),
+    "efficiency": (
+        "flops_utilisation",
+        "bandwidth_utilisation",
+        "matmul_roofline_utilisation",
+        "compression_ratio",
+        "prefill_compute_bound_tokens",
+        "decode_compute_bound_context",
+        "decode_compute_bound_batch",
+    ),
     "chips": ("chip_title", "chip_base", "chip_has_rate", "chip_sheet_sparse", "chip_is_tpu"),
     "hybrid": (
         "gated_deltanet_params",
