@@ -57,16 +57,30 @@ def _list(p: Parser) -> None:
     p.add_argument("--topic", help="only this topic")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--markdown", action="store_true", help="print the README's table of topics")
+    _model(p)
 
 
 def _instance(p: Parser) -> None:
     p.add_argument("id", metavar="ID[#SEED]", help="a template id, optionally with #seed")
 
 
+def _model(p: Parser) -> None:
+    p.add_argument(
+        "--model",
+        metavar="PRESET|CONFIG",
+        help="ask about this model: a preset (quizzer count --list) or a config.json path",
+    )
+
+
 def _show(p: Parser) -> None:
     _instance(p)
     p.add_argument("--seed", type=int, help="the instance seed (default: the #SEED, else a random one)")
-    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="fix a variable")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE", help="fix a variable of any part"
+    )
+    _model(p)
+    p.add_argument("--part", metavar="N", help="show only part N, on its own numbers")
+    p.add_argument("--vars", action="store_true", help="list every name --set takes, and exit")
     p.add_argument("--no-answer", action="store_true", help="print the question only")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -75,7 +89,10 @@ def _grade(p: Parser) -> None:
     _instance(p)
     p.add_argument("answer", help='the answer as you would write it, e.g. "16.4M" or "15.6 GiB"')
     p.add_argument("--seed", type=int, help="the instance seed (or ID#SEED)")
-    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="fix a variable")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE", help="fix a variable of any part"
+    )
+    _model(p)
     # read by the verb, so that a bad number is the same one-line error as a part the template lacks
     p.add_argument("--part", default="1", metavar="N", help="the part of a chain to grade (default: 1)")
     p.add_argument(
@@ -89,7 +106,7 @@ def _grade(p: Parser) -> None:
 
 
 #: The options of `grade` that take a value: the argument after one is that value, never the answer.
-_GRADE_VALUE_OPTIONS = ("--seed", "--set", "--questions", "--part", "--given")
+_GRADE_VALUE_OPTIONS = ("--seed", "--set", "--questions", "--part", "--given", "--model")
 
 
 def _grade_answer_last(argv: list[str]) -> list[str]:
@@ -118,10 +135,12 @@ def _plain(p: Parser) -> None:
     p.add_argument("--topic", help="only this topic")
     p.add_argument("--template", metavar="ID", help="only this template (the first question is ID#SEED)")
     p.add_argument("--seed", type=int, help="the same seed gives the same questions")
+    _model(p)
     _db(p)
 
 
 def _drill(p: Parser) -> None:
+    _model(p)
     p.add_argument("--topic", help="only this topic")
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"), help="only this difficulty")
     p.add_argument("--template", metavar="ID", help="only this template")
@@ -157,6 +176,7 @@ def _mock(p: Parser) -> None:
     p.add_argument("--seed", type=int, help="the same seed gives the same questions")
     p.add_argument("--save-set", metavar="FILE", help="write the mock's questions (ID#SEED a line) to FILE")
     p.add_argument("--set-file", metavar="FILE", help="replay the questions a --save-set FILE holds")
+    _model(p)
     _db(p)
 
 

@@ -89,7 +89,7 @@ def grade(capsys: pytest.CaptureFixture[str], ref: str, *args: str) -> dict[str,
 def test_show_json_lists_each_part_with_its_answer(capsys: pytest.CaptureFixture[str], seed: int) -> None:
     data, gpus, jobs, per_queue = arithmetic(capsys, seed)
     v = data["variables"]
-    assert set(data) == INSTANCE_KEYS | {"part_count", "parts", "common_mistakes"}
+    assert set(data) == INSTANCE_KEYS | {"part_count", "parts", "common_mistakes", "settable"}
     assert data["answer"]["value"] == gpus
     assert data["part_count"] == 3
     second, third = data["parts"]
@@ -136,7 +136,7 @@ def test_show_json_of_a_part_with_its_own_variables(capsys: pytest.CaptureFixtur
 
 def test_show_json_of_a_template_without_parts_keeps_its_keys(capsys: pytest.CaptureFixture[str]) -> None:
     data = out_json(capsys, "show", "embedding-table-params#1")
-    assert set(data) == INSTANCE_KEYS | {"part_count", "parts", "common_mistakes"}
+    assert set(data) == INSTANCE_KEYS | {"part_count", "parts", "common_mistakes", "settable"}
     assert data["parts"] == []
     assert data["part_count"] == 1
 

@@ -51,8 +51,8 @@ def resolve(ref: str, seed: int | None, *, seed_required: Literal[True]) -> tupl
 @overload
 def resolve(ref: str, seed: int | None, *, seed_required: bool) -> tuple[str, int | None]: ...
 def resolve(ref: str, seed: int | None, *, seed_required: bool) -> tuple[str, int | None]:
-    """(template id, seed) from ``ID#SEED`` and ``--seed``."""
-    template_id, _, seed_text = ref.partition("#")
+    """(template id, seed) from ``ID#SEED`` and ``--seed`` (``model_of`` reads an ``@MODEL`` after it)."""
+    template_id, _, seed_text = ref.partition("@")[0].partition("#")
     if seed_text:
         try:
             from_ref = int(seed_text)
@@ -66,23 +66,91 @@ def resolve(ref: str, seed: int | None, *, seed_required: bool) -> tuple[str, in
     return template_id, seed
 
 
-def overrides(pairs: list[str]) -> dict[str, str]:
-    """``--set name=value`` pairs."""
+def overrides(pairs: list[str], template: Template | None = None, model: str | None = None) -> dict[str, str]:
+    """``--set name=value`` pairs (a config.json path as a value is read and registered as a model), and
+    ``model`` (``--model``, or the ``@MODEL`` of ``ID#SEED@MODEL``) as the value of the template's model
+    variable; a UsageError for a template that takes no model."""
+    import os
+
+    from quizzer.commands.models import model_name
+
     out: dict[str, str] = {}
+    if model:
+        from quizzer.bank.model_bank import model_variable
+
+        variable = model_variable(template) if template is not None else None
+        if variable is None:
+            which = template.id if template is not None else "this template"
+            raise UsageError(
+                f"--model: {which} takes no model; `quizzer list --model MODEL` lists those that do"
+            )
+        out[variable] = model_name(model)
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
             raise UsageError(f"--set {pair!r}: write NAME=VALUE")
-        out[name.strip()] = value.strip()
+        value = value.strip()
+        if "." not in name and (value.endswith(".json") or (os.sep in value and os.path.exists(value))):
+            value = model_name(value)
+        out[name.strip()] = value
     return out
+
+
+def pose(bank: Bank, template: Template, seed: int, args: argparse.Namespace) -> Instance:
+    """The instance ``show`` and ``grade`` ask: ``--set`` values and ``--model`` applied; its id names the
+    model (``ID#SEED@MODEL``) so that it can be replayed."""
+    model = model_of(args.id, getattr(args, "model", None))
+    given = overrides(args.set, template, model)
+    instance = bank.generate(template.id, seed, given)
+    if model:
+        from quizzer.bank.model_bank import model_variable
+
+        variable = str(model_variable(template))
+        posed = instance.variables.get(variable, given[variable])
+        instance = instance.replace(id=f"{instance.id}@{posed}")
+    return instance
+
+
+def for_model(bank: Bank, model: str | None, *, quiet: bool = False) -> Bank:
+    """``bank``, or with ``--model`` the bank of the templates that take a model, posed for it; says on
+    stderr how many are posed and how many are skipped (``quizzer list --model`` says why)."""
+    if not model:
+        return bank
+    from quizzer.bank.model_bank import ModelBank
+    from quizzer.commands.models import model_name
+
+    posed = ModelBank(bank, model_name(model))
+    if not posed.posed():
+        raise UsageError(
+            f"--model {model}: no question can be asked about it; `quizzer list --model` says why"
+        )
+    if not quiet:
+        skipped = sum(reason != "takes no model" for reason in posed.skipped.values())
+        print(
+            f"quizzer: {len(posed.posed())} questions about {model}; {skipped} that take a model do not "
+            f"apply (`quizzer list --model {model}` says why)",
+            file=sys.stderr,
+        )
+    return posed
+
+
+def model_of(ref: str, model: str | None) -> str | None:
+    """The model of ``ID#SEED@MODEL`` or ``--model``; a UsageError when both are given and differ."""
+    named = ref.partition("@")[2] or None
+    if named and model and named != model:
+        raise UsageError(f"{ref!r} and --model {model} disagree")
+    return named or model
 
 
 __all__ = [
     "TemplateError",
     "UsageError",
     "find_template",
+    "for_model",
+    "model_of",
     "open_bank",
     "overrides",
+    "pose",
     "resolve",
     "warn_instance",
     "warn_problems",

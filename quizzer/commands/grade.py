@@ -7,7 +7,14 @@ import json
 
 from quizzer.bank.generate.plaintext import markdown_to_text
 from quizzer.bank.generate.render import Instance
-from quizzer.commands.common import UsageError, find_template, open_bank, overrides, resolve, warn_instance
+from quizzer.commands.common import (
+    UsageError,
+    find_template,
+    open_bank,
+    pose,
+    resolve,
+    warn_instance,
+)
 from quizzer.grading.grade import Verdict
 from quizzer.grading.parse import ParseError, parse_answer
 from quizzer.session.chain import grade_part, part_of
@@ -74,7 +81,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     template_id, seed = resolve(args.id, args.seed, seed_required=True)
     bank = open_bank(args)
     template = find_template(bank, template_id)
-    instance = bank.generate(template_id, seed, overrides(args.set))
+    instance = pose(bank, template, seed, args)
     warn_instance(instance)
     number = part_number(instance, args.part)
     earlier = earlier_answers(instance, number, args.given)

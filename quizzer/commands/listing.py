@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from quizzer.bank.read.schema import Template
 from quizzer.commands.common import open_bank, warn_problems
+
+if TYPE_CHECKING:
+    from quizzer.bank.loader import Bank
 
 
 def practice_table(templates: list[Template]) -> str:
@@ -27,8 +30,33 @@ def practice_table(templates: list[Template]) -> str:
     return "\n".join(rows)
 
 
+def list_for_model(bank: Bank, args: argparse.Namespace) -> int:
+    """``list --model MODEL``: the templates posed for the model, then those that take a model but do not
+    apply to it, each with its reason."""
+    from quizzer.commands.common import for_model
+
+    posed = for_model(bank, args.model, quiet=True)
+    skipped = {tid: why for tid, why in getattr(posed, "skipped", {}).items() if why != "takes no model"}
+    chosen = [t for t in posed.templates() if not args.topic or t.topic == args.topic]
+    if args.json:
+        rows = [{"id": t.id, "topic": t.topic, "posed": True} for t in chosen]
+        rows += [{"id": tid, "posed": False, "reason": why} for tid, why in skipped.items()]
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"Asked about {args.model} ({len(chosen)}):")
+    for t in chosen:
+        print(f"  {t.id}  [{t.topic}]")
+    if skipped:
+        print(f"\nTake a model but do not apply ({len(skipped)}):")
+        for tid, why in skipped.items():
+            print(f"  {tid}: {why}")
+    return 0
+
+
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     bank = open_bank(args)
+    if args.model:
+        return list_for_model(bank, args)
     templates = [t for t in bank.templates() if not args.topic or t.topic == args.topic]
     if args.markdown:
         print(practice_table(templates))

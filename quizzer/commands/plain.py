@@ -9,7 +9,7 @@ import time
 
 from quizzer.bank.generate.plaintext import markdown_to_text
 from quizzer.bank.generate.render import Instance
-from quizzer.commands.common import UsageError, find_template, open_bank, warn_problems
+from quizzer.commands.common import UsageError, find_template, for_model, open_bank, warn_problems
 from quizzer.commands.history import open_history
 from quizzer.commands.show import part_answer_text, part_question_text, question_text
 from quizzer.session.drill import DrillSession
@@ -18,7 +18,7 @@ from quizzer.session.drill import DrillSession
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.template and args.topic:
         raise UsageError("--template picks one template: leave out --topic")
-    bank = open_bank(args)
+    bank = for_model(open_bank(args), getattr(args, "model", None))
     warn_problems(bank)
     if args.template:
         find_template(bank, args.template)  # a clear error before anything is asked

@@ -7,10 +7,12 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from quizzer.bank.generate.common_mistakes import common_mistakes
-from quizzer.commands.common import find_template, open_bank, overrides, resolve, warn_instance
+from quizzer.bank.read.overrides import settable_rows
+from quizzer.commands.common import find_template, open_bank, pose, resolve, warn_instance
 
 if TYPE_CHECKING:
     from quizzer.bank.generate.instance import Instance, Part
+    from quizzer.bank.read.schema import Template
 
 #: Keys ``--no-answer`` leaves out of the JSON.
 ANSWER_KEYS = (
@@ -195,18 +197,81 @@ def common_mistakes_text(instance: Instance) -> str:
     return "Common mistakes:\n" + "\n".join(f"- {t}: {_plain(f.strip())}" for t, f in rows)
 
 
+def print_settable(template: Template, as_json: bool) -> int:
+    """``show ID --vars``: every name ``--set`` takes, with its part, kind, unit and values."""
+    rows = settable_rows(template)
+    if as_json:
+        import json
+
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"{template.id}: set any of these with --set NAME=VALUE (own values may lie outside the range)\n")
+    for row in rows:
+        values = row.get("values")
+        if "range" in row:
+            lo, hi = row["range"]
+            drawn = f"{lo} to {hi}" + (
+                f", step {row['step']}" if row["step"] not in (1, "powers of two") else ""
+            )
+            drawn += " (powers of two)" if row["step"] == "powers of two" else ""
+        else:
+            drawn = ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in values or ())
+        unit = f" [{row['unit']}]" if row["unit"] else ""
+        print(f"part {row['part']}  {row['name']}{unit}  {row['kind']}: {drawn}")
+        if row.get("note"):
+            print(f"    {row['note']}")
+        for field, what in row.get("fields", {}).items():
+            print(f"    {field}: {what}")
+    return 0
+
+
+def print_part(instance: Instance, args: argparse.Namespace) -> int:
+    """``show ID#SEED --part N``: part N on its own numbers: its question (earlier answers shown, as true
+    values), then its answer and explanation unless ``--no-answer``."""
+    from quizzer.commands.grade import part_number
+    from quizzer.session.chain import part_of
+
+    number = part_number(instance, args.part)
+    part = part_of(instance, number)
+    if args.json:
+        import json
+
+        data = instance_json(instance)
+        chosen = data if number == 1 else next(p for p in data["parts"] if p["number"] == number)
+        if args.no_answer:
+            chosen = {k: chosen[k] for k in ("prompt", "tolerance") if k in chosen}
+        print(json.dumps({"instance": instance.id, "part": number, **chosen}, indent=2))
+        return 0
+    if number == 1:
+        print(question_text(instance))
+    else:
+        print(f"{instance.title}  [{instance.id}]\n")
+        print(part_question_text(instance, part))
+    if not args.no_answer:
+        print()
+        print(
+            part_answer_text(part) if number > 1 else f"Answer: {part.display}\n\n{_plain(part.explanation)}"
+        )
+    return 0
+
+
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     template_id, seed = resolve(args.id, args.seed, seed_required=False)
     if seed is None:
         seed = int.from_bytes(os.urandom(3), "big")  # printed in the output, so it can be replayed
     bank = open_bank(args)
-    find_template(bank, template_id)
-    instance = bank.generate(template_id, seed, overrides(args.set))
+    template = find_template(bank, template_id)
+    if args.vars:
+        return print_settable(template, args.json)
+    instance = pose(bank, template, seed, args)
     warn_instance(instance)
+    if args.part is not None:
+        return print_part(instance, args)
     if args.json:
         import json  # here: the text output never needs it
 
         data = question_only_json(instance) if args.no_answer else instance_json(instance)
+        data["settable"] = settable_rows(template)
         print(json.dumps(data, indent=2))
         return 0
     print(question_text(instance))

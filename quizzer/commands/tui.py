@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from quizzer.bank.loader import load_bank
-from quizzer.commands.common import UsageError, find_template
+from quizzer.commands.common import UsageError, find_template, for_model
 from quizzer.commands.history import print_notice
 from quizzer.config import load_settings
 from quizzer.paths import config_file, db_path, question_paths
@@ -50,8 +50,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             raise UsageError("--new-per-day cannot be negative")
         study = StudyOptions(args.topic, new_per_day, args.seed)
     paths = question_paths(getattr(args, "questions", []))
+    bank = for_model(load_bank(paths), args.model) if getattr(args, "model", None) else None
     if drill is not None and drill.template_id is not None:
-        find_template(load_bank(paths), drill.template_id)  # a clear error before the screen opens
+        find_template(bank or load_bank(paths), drill.template_id)  # a clear error before the screen opens
     store = HistoryStore.open(db_path(getattr(args, "db", None)))
     try:  # the app checks the theme and the keymap against what it has: a config error closes the store
         app = QuizzerApp(
@@ -63,6 +64,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             store=store,
             settings=settings,
             config_path=config_file(),
+            bank=bank,
         )
     except BaseException:
         store.close()

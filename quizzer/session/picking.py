@@ -10,6 +10,7 @@ from quizzer.bank.errors import TemplateError
 from quizzer.bank.generate.render import Instance, generate
 from quizzer.bank.loader import Bank
 from quizzer.bank.read.schema import Template
+from quizzer.core.errors import QuizzerError
 from quizzer.core.words import counted
 
 #: How far the expected minutes of a fitted mock may be from its limit: ±20%.
@@ -151,7 +152,46 @@ SET_HEADER = "# quizzer mock set: {count}, {minutes}; replay with `quizzer mock 
 def format_set(instances: list[Instance] | tuple[Instance, ...], minutes: float) -> str:
     """A set file's text: a header comment, then one ``id#seed`` a line (``parse_set`` reads it back)."""
     header = SET_HEADER.format(count=counted(len(instances), "question"), minutes=counted(minutes, "minute"))
-    return header + "\n" + "".join(f"{i.id}\n" for i in instances)
+    return header + "\n" + _model_lines(instances) + "".join(f"{i.id}\n" for i in instances)
+
+
+#: A set file's line keeping a config.json a question is asked about: ``# model NAME = {json}``.
+MODEL_LINE = "# model "
+
+
+def _model_lines(instances: list[Instance] | tuple[Instance, ...]) -> str:
+    """One ``# model NAME = {config}`` line for each user's config the set's questions are asked about, so
+    that the set replays on another machine."""
+    import json
+
+    from quizzer.core.presets import config_of
+
+    lines = []
+    for name in dict.fromkeys(i.id.partition("@")[2] for i in instances):
+        config = config_of(name) if name else None
+        if config is not None:
+            base = name.partition("{")[0]
+            lines.append(f"{MODEL_LINE}{base} = {json.dumps(dict(config), sort_keys=True)}\n")
+    return "".join(dict.fromkeys(lines))
+
+
+def _register_models(text: str, where: str) -> None:
+    """Register the configs a set file keeps (``# model NAME = {json}``), checking each gets its name."""
+    import json
+
+    from quizzer.core.presets import register_config
+
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.startswith(MODEL_LINE):
+            continue
+        name, _, config_text = raw[len(MODEL_LINE) :].partition(" = ")
+        name = name.strip()[:40]
+        try:
+            registered = register_config(json.loads(config_text))
+        except (ValueError, QuizzerError) as exc:
+            raise ValueError(f"{where}:{number}: the model {name!r} cannot be read: {exc}") from None
+        if registered != name:
+            raise ValueError(f"{where}:{number}: the config kept for {name!r} is not the one it names")
 
 
 def parse_set(bank: Bank, text: str, where: str) -> list[Instance]:
@@ -161,10 +201,12 @@ def parse_set(bank: Bank, text: str, where: str) -> list[Instance]:
     template that cannot make the instance, and for a set with no question.
     """
     instances = []
+    _register_models(text, where)
     for number, raw in enumerate(text.splitlines(), 1):
         entry = raw.strip()
         if not entry or entry.startswith("#"):
             continue
+        entry, _, model = entry.partition("@")
         template_id, hash_mark, seed_text = entry.partition("#")
         template_id = template_id.strip()
         if not hash_mark or not template_id or not seed_text.strip().isdigit():
@@ -172,11 +214,24 @@ def parse_set(bank: Bank, text: str, where: str) -> list[Instance]:
                 f"{where}:{number}: {entry[:60]!r} is not ID#SEED (a template id, #, a whole number)"
             )
         try:
-            instances.append(bank.generate(template_id, int(seed_text)))
+            instances.append(_generate(bank, template_id, int(seed_text), model.strip()))
         except KeyError:
             raise ValueError(f"{where}:{number}: no template has the id {template_id[:60]!r}") from None
-        except TemplateError as exc:
+        except (TemplateError, QuizzerError) as exc:
             raise ValueError(f"{where}:{number}: {template_id} cannot make this question: {exc}") from None
     if not instances:
         raise ValueError(f"{where}: the set has no question (one ID#SEED a line)")
     return instances
+
+
+def _generate(bank: Bank, template_id: str, seed: int, model: str) -> Instance:
+    """``template_id#seed``, asked about ``model`` when one is named (``ID#SEED@MODEL``)."""
+    if not model:
+        return bank.generate(template_id, seed)
+    from quizzer.bank.model_bank import model_variable
+
+    variable = model_variable(bank.get(template_id))
+    if variable is None:
+        raise QuizzerError(f"it takes no model, but the set names {model[:40]!r}")
+    instance = bank.generate(template_id, seed, {variable: model})
+    return instance.replace(id=f"{template_id}#{seed}@{instance.variables.get(variable, model)}")

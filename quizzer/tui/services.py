@@ -85,6 +85,9 @@ class AppServices(App[None]):
         self.settings = settings or Settings()
         self._apply_settings(config_path)
         self._given_bank = bank
+        model = getattr(bank, "title", None)
+        if model:  # a bank posed for one model (--model): the header says which
+            self.sub_title = f"practising on {model}"
         #: The bank sessions draw from on the UI thread. It validates a template when a drill first draws it,
         #: so a drill starts before the worker is done; the worker never touches it (Bank is not locked).
         self._drill_bank: Bank | None = bank

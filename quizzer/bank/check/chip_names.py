@@ -9,7 +9,6 @@ The chip calculators answer from the chip itself: ``chip_title(gpu)``, ``chip_ha
 
 from __future__ import annotations
 
-import ast
 from typing import TYPE_CHECKING
 
 from quizzer.bank.check.base import Lint
@@ -30,19 +29,23 @@ def named_chips(expr: Expr, chips: set[str]) -> list[str]:
     >>> named_chips(Expr("chip_base(gpu) == 'h100-sxm' or dtype == 'fp8'"), {"gpu"})
     []
     """
+    import _ast
+
+    from quizzer.bank.expr.syntax import walk
+
     found: list[str] = []
-    for node in ast.walk(ast.parse(expr.source, mode="eval")):
-        if not isinstance(node, ast.Compare):
+    for node in walk(expr.tree, expr.source):
+        if not isinstance(node, _ast.Compare):
             continue
         operands = [node.left, *node.comparators]
-        texts = any(isinstance(o, ast.Constant) and isinstance(o.value, str) for o in operands)
-        names = [o.id for o in operands if isinstance(o, ast.Name) and o.id in chips]
+        texts = any(isinstance(o, _ast.Constant) and isinstance(o.value, str) for o in operands)
+        names = [o.id for o in operands if isinstance(o, _ast.Name) and o.id in chips]
         if texts:
             found += [n for n in names if n not in found]
     return found
 
 
-def _expressions(template: Template, part: PartSpec) -> list[tuple[str, Expr]]:
+def part_expressions(template: Template, part: PartSpec) -> list[tuple[str, Expr]]:
     """Every expression of ``part``, by field."""
     found: list[tuple[str, Expr]] = [("answer.expr", part.answer)]
     found += [(f"variables.{v.name}.expr", v.expr) for v in part.variables if v.expr is not None]
@@ -68,7 +71,7 @@ class ChipNames(Lint):
         if not chips:
             return
         for part in template.parts:
-            for field, expr in _expressions(template, part):
+            for field, expr in part_expressions(template, part):
                 for name in named_chips(expr, chips):
                     self.report(
                         part,
@@ -81,4 +84,4 @@ class ChipNames(Lint):
                     )
 
 
-__all__ = ["ChipNames", "named_chips"]
+__all__ = ["ChipNames", "named_chips", "part_expressions"]

@@ -23,7 +23,7 @@ def is_chip(var: Variable) -> bool:
     """Whether ``var`` names a chip: a choice among the hardware table's accelerators."""
     if var.kind != "choices" or not all(isinstance(c, str) for c in var.spec):
         return False
-    from quizzer.core.hardware import ACCELERATORS
+    from quizzer.core.accelerators import ACCELERATORS
 
     return all(c in ACCELERATORS for c in var.spec)
 
@@ -194,6 +194,37 @@ def _number(text: Any) -> int | float | None:
             return None
 
 
+def settable_rows(template: Template) -> list[dict[str, Any]]:
+    """What ``show ID --vars`` lists: every variable ``--set`` reaches, with its part, kind, unit and the
+    values it is drawn from; a chip's and a model's own fields (``gpu.bf16``, ``model.n_layers``)."""
+    rows: list[dict[str, Any]] = []
+    for name, (number, var) in settable(template).items():
+        if var.kind == "expr":
+            continue
+        row: dict[str, Any] = {"name": name, "part": number, "kind": var.kind, "unit": var.unit or ""}
+        if is_chip(var):
+            from quizzer.core.chips import CHIP_FIELDS
+
+            row["kind"] = "chip"
+            row["values"] = [*var.spec, "custom"]
+            row["fields"] = {f"{name}.{f}": f"{what} ({unit})" for f, (what, unit) in CHIP_FIELDS.items()}
+        elif var.kind == "preset":
+            row["kind"] = "model"
+            row["values"] = list(var.spec)
+            row["fields"] = {f"{name}.FIELD": "any model spec field (quizzer count MODEL --json lists them)"}
+            row["note"] = "any preset (quizzer count --list) or a config.json path"
+        elif var.kind in ("range", "log2"):
+            lo, hi = var.spec
+            row["range"] = [lo, hi]
+            row["step"] = var.step if var.kind == "range" else "powers of two"
+        elif var.kind == "bool":
+            row["values"] = [True, False]
+        else:
+            row["values"] = list(var.spec)
+        rows.append(row)
+    return rows
+
+
 __all__ = [
     "Fielded",
     "apply_fields",
@@ -201,5 +232,6 @@ __all__ = [
     "parse_field",
     "parse_override",
     "settable",
+    "settable_rows",
     "split_overrides",
 ]
