@@ -480,7 +480,10 @@ PUBLISHED_2026 = (
 
 
 def test_every_preset_is_checked_and_cites_a_source() -> None:
-    assert set(preset_names()) == set(PUBLISHED_TOTALS) | set(PUBLISHED_2025) | set(PUBLISHED_2026)
+    from tests.core.test_presets_27 import PRESETS_27
+
+    checked = set(PUBLISHED_TOTALS) | set(PUBLISHED_2025) | set(PUBLISHED_2026) | set(PRESETS_27)
+    assert set(preset_names()) == checked
     for name in preset_names():
         assert preset(name).source.startswith("https://"), name
         assert preset(name).title
