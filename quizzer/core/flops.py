@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quizzer.core.checks import positive
+from quizzer.core.checks import count, counts, positive
 from quizzer.core.errors import SpecError
 from quizzer.core.spec import ModelSpec
 from quizzer.core.trace import Result, Trace, num, tags
@@ -92,6 +92,256 @@ def flops_to_macs(flops: int | float) -> Result:
     macs = flops // 2 if isinstance(flops, int) and flops % 2 == 0 else flops / 2
     value = t.step("Multiply-accumulates", "FLOPs / 2", f"{num(flops)} / 2", macs, Unit.MACS)
     return t.done(value, Unit.MACS, FLOP_CONVENTION)
+
+
+#: Conventions for the FLOPs of one training token, by name (a template's ``flop_count``). Sources differ:
+#: - "6N": 2·N forward + 4·N backward, attention over the context left out (Kaplan et al. 2020, §2.1:
+#:   C ≈ 6N per token; Hoffmann et al. 2022; EleutherAI's Transformer Math 101).
+#: - "8N": full activation recomputation runs the forward pass twice: 8·N executed (hardware FLOPs). It is
+#:   what Narayanan et al. 2021 (Megatron-LM, arXiv 2104.04473) use for end-to-end time, eq. 4:
+#:   8·T·P / (n·X), with X the achieved per-GPU rate counting the recomputation.
+#: - "kaplan": Kaplan et al. 2020, Table 1: C_forward = 2N + 2·n_layer·n_ctx·d_attn (N non-embedding
+#:   parameters), training 3× the forward: 6N + 6·n_layer·n_ctx·d_attn (d_attn = d_model in their models).
+#:   Its attention term is half the full score matrix's (the causal average).
+#: - "deepseek-m": DeepSeek LLM (Bi et al. 2024, arXiv 2401.02954), eq. 2: the non-embedding FLOPs per token
+#:   M = 72·n_layer·d_model² + 12·n_layer·d_model·l_seq (a 12·d² layer, full score matrix, 3 passes; the
+#:   vocabulary left out), and C = M·D.
+#: - "megatron": Narayanan et al. 2021, appendix, without recomputation: 72·B·s·l·h²·(1 + s/(6h) +
+#:   V/(12·l·h)) per iteration of B sequences of s tokens, i.e. 72·l·h² + 12·l·h·s + 6·h·V per token: the
+#:   same as "deepseek-m" plus the logit layer (2·h·V forward, 3 passes).
+#: - "megatron-recompute": the paper's eq. 3, with full activation recomputation: 96·B·s·l·h²·(1 + s/(6h) +
+#:   V/(16·l·h)) = 96·l·h² + 16·l·h·s + 6·h·V per token (4 passes of the layers, 3 of the logit layer).
+#:   96 vs 72 is recomputation or not: quote the one you mean.
+FLOP_COUNTS: dict[str, str] = {
+    "6N": "6·N per token: 2 forward + 4 backward per parameter, attention over the context left out",
+    "8N": "8·N per token: full activation recomputation runs the forward pass again (hardware FLOPs, "
+    "Megatron-LM's 8·T·P)",
+    "kaplan": "6·N + 6·n_layer·n_ctx·d_model per token (Kaplan et al. 2020, Table 1; N non-embedding)",
+    "deepseek-m": "M = 72·n_layer·d_model² + 12·n_layer·d_model·l_seq per token (DeepSeek LLM, eq. 2; "
+    "non-embedding)",
+    "megatron": "72·l·h²·(1 + s/(6h) + V/(12·l·h)) per token (Megatron-LM, no recomputation)",
+    "megatron-recompute": "96·l·h²·(1 + s/(6h) + V/(16·l·h)) per token (Megatron-LM eq. 3, full "
+    "recomputation)",
+}
+#: What each convention needs besides its name.
+_FLOP_COUNT_NEEDS: dict[str, tuple[str, ...]] = {
+    "6N": ("n_params",),
+    "8N": ("n_params",),
+    "kaplan": ("n_params", "n_layers", "d_model", "seq_len"),
+    "deepseek-m": ("n_layers", "d_model", "seq_len"),
+    "megatron": ("n_layers", "d_model", "seq_len", "vocab_size"),
+    "megatron-recompute": ("n_layers", "d_model", "seq_len", "vocab_size"),
+}
+
+
+def flop_count_title(flop_count: str) -> str:
+    """A training-FLOP convention in words, for a prompt.
+
+    >>> flop_count_title("kaplan")
+    '6·N + 6·n_layer·n_ctx·d_model per token (Kaplan et al. 2020, Table 1; N non-embedding)'
+    """
+    _check_flop_count(flop_count)
+    return FLOP_COUNTS[flop_count]
+
+
+def _check_flop_count(flop_count: str) -> None:
+    if flop_count not in FLOP_COUNTS:
+        from quizzer.core.errors import UnknownNameError
+        from quizzer.core.units import unknown_name_message
+
+        raise UnknownNameError(unknown_name_message("FLOP count", flop_count, FLOP_COUNTS))
+
+
+def training_flops_per_token(
+    flop_count: str,
+    n_params: int | float = 0,
+    n_layers: int = 0,
+    d_model: int = 0,
+    seq_len: int = 0,
+    vocab_size: int = 0,
+) -> Result:
+    """Training FLOPs (forward and backward) of one token under a published convention (``FLOP_COUNTS``).
+
+    6N: 6·N. 8N: 8·N (full recomputation). kaplan: 6·N + 6·n_layers·seq_len·d_model (Kaplan et al. 2020,
+    Table 1). deepseek-m: 72·n_layers·d_model² + 12·n_layers·d_model·seq_len (DeepSeek LLM eq. 2).
+    megatron: 72·l·h² + 12·l·h·s + 6·h·V; megatron-recompute: 96·l·h² + 16·l·h·s + 6·h·V (Narayanan et al.
+    2021 eq. 3, divided by the B·s tokens of an iteration), with h = d_model, s = seq_len, V = vocab_size.
+
+    Args:
+        flop_count: a key of ``FLOP_COUNTS``.
+        n_params: parameters N (non-embedding for kaplan); 6N, 8N and kaplan need it.
+        n_layers, d_model, seq_len, vocab_size: the shape, where the convention needs it.
+
+    Returns:
+        FLOPs per token (an int for whole inputs).
+
+    GPT-3 175B's shape (96 layers, width 12288, 2048 tokens, vocabulary 51200) under Megatron's eq. 3:
+
+    >>> training_flops_per_token("megatron-recompute", 0, 96, 12288, 2048, 51200).value
+    1433998983168
+    """
+    _check_flop_count(flop_count)
+    given = {"n_params": n_params, "n_layers": n_layers, "d_model": d_model, "seq_len": seq_len}
+    given["vocab_size"] = vocab_size
+    for name in _FLOP_COUNT_NEEDS[flop_count]:
+        if name == "n_params":
+            positive(name, given[name])
+        else:
+            count(name, given[name])
+    t = Trace()
+    if flop_count in ("6N", "8N"):
+        k = 6 if flop_count == "6N" else 8
+        label = (
+            "Training FLOPs per token (forward 2N + backward 4N)"
+            if k == 6
+            else ("Training FLOPs per token with full recompute (forward 2N + recompute 2N + backward 4N)")
+        )
+        value = t.step(
+            label,
+            f"{k} × N",
+            f"{k} × {num(n_params)}",
+            k * n_params,
+            Unit.FLOPS,
+            tags(flops_per_mac=2, passes=k // 2, params=n_params),
+        )
+        return t.done(value, Unit.FLOPS, FLOP_CONVENTION + "; " + FLOP_COUNTS[flop_count])
+    el, d, s = n_layers, d_model, seq_len
+    if flop_count == "kaplan":
+        weights = t.step("Weight FLOPs", "6 × N", f"6 × {num(n_params)}", 6 * n_params, Unit.FLOPS)
+        attn = t.step(
+            "Attention over the context (3 × Kaplan's forward 2·n_layer·n_ctx·d_attn)",
+            "6 × n_layers × n_ctx × d_model",
+            f"6 × {el} × {num(s)} × {num(d)}",
+            6 * el * s * d,
+            Unit.FLOPS,
+        )
+        value = t.step(
+            "Training FLOPs per token (Kaplan et al.)",
+            "6·N + 6·n_layers·n_ctx·d_model",
+            f"{num(weights)} + {num(attn)}",
+            weights + attn,
+            Unit.FLOPS,
+            tags(flops_per_mac=2, passes=3),
+        )
+        return t.done(value, Unit.FLOPS, FLOP_CONVENTION + "; " + FLOP_COUNTS[flop_count])
+    recompute = flop_count == "megatron-recompute"
+    w, a = (96, 16) if recompute else (72, 12)
+    weights = t.step(
+        "Weight matmuls of the layers" + (" (4 passes: recomputation)" if recompute else " (3 passes)"),
+        f"{w} × n_layers × d_model²",
+        f"{w} × {el} × {num(d)}²",
+        w * el * d * d,
+        Unit.FLOPS,
+    )
+    attn = t.step(
+        "Attention scores and weighted sum (full score matrix)",
+        f"{a} × n_layers × d_model × seq_len",
+        f"{a} × {el} × {num(d)} × {num(s)}",
+        a * el * d * s,
+        Unit.FLOPS,
+    )
+    if flop_count == "deepseek-m":
+        value = t.step(
+            "Non-embedding training FLOPs per token M (DeepSeek LLM)",
+            "72·n_layers·d_model² + 12·n_layers·d_model·seq_len",
+            f"{num(weights)} + {num(attn)}",
+            weights + attn,
+            Unit.FLOPS,
+            tags(flops_per_mac=2, passes=3),
+        )
+        return t.done(value, Unit.FLOPS, FLOP_CONVENTION + "; " + FLOP_COUNTS[flop_count])
+    logits = t.step(
+        "Logit layer (forward and backward, never recomputed)",
+        "6 × d_model × vocab_size",
+        f"6 × {num(d)} × {num(vocab_size)}",
+        6 * d * vocab_size,
+        Unit.FLOPS,
+    )
+    paper = f"{w}·l·h²·(1 + s/(6h) + V/({w // 6}·l·h))"
+    value = t.step(
+        "Training FLOPs per token (Megatron-LM" + (", eq. 3)" if recompute else ", no recomputation)"),
+        paper,
+        f"{num(weights)} + {num(attn)} + {num(logits)}",
+        weights + attn + logits,
+        Unit.FLOPS,
+        tags(flops_per_mac=2) if recompute else tags(flops_per_mac=2, passes=3),
+    )
+    return t.done(value, Unit.FLOPS, FLOP_CONVENTION + "; " + FLOP_COUNTS[flop_count])
+
+
+def training_flops_by(n_params: int | float, n_tokens: int | float, flop_count: str = "6N") -> Result:
+    """Training compute of N parameters on D tokens under a convention that needs N alone: 6·N·D ("6N") or
+    8·N·D with full recomputation ("8N"). The conventions that need the model's shape are per token
+    (``training_flops_per_token``).
+
+    >>> training_flops_by(1000, 10).value, training_flops_by(1000, 10, "8N").value
+    (60000, 80000)
+    """
+    _check_flop_count(flop_count)
+    if flop_count == "6N":
+        return training_flops(n_params, n_tokens)
+    if flop_count == "8N":
+        return recompute_training_flops(n_params, n_tokens)
+    raise SpecError(
+        f"flop_count {flop_count!r} needs the model's shape (layers, width, sequence length): "
+        "this question gives N and D only, so use 6N or 8N"
+    )
+
+
+def megatron_flops_per_iteration(
+    batch: int, seq_len: int, n_layers: int, hidden: int, vocab_size: int, recompute: bool = True
+) -> Result:
+    """FLOPs of one training iteration of a GPT model (Narayanan et al. 2021, arXiv 2104.04473):
+    96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)) with full activation recomputation (eq. 3), 72·B·s·l·h²·(1 + s/(6h)
+    + V/(12·l·h)) without. Matmuls only: the paper calls it a lower bound.
+
+    Args:
+        batch: sequences per iteration B.
+        seq_len: tokens per sequence s.
+        n_layers: transformer layers l.
+        hidden: hidden size h.
+        vocab_size: vocabulary V.
+        recompute: whether the forward pass is run again in the backward pass.
+
+    Returns:
+        FLOPs per iteration (int).
+
+    >>> megatron_flops_per_iteration(1, 2048, 96, 12288, 51200).value == 2048 * 1433998983168
+    True
+    """
+    b, s = counts(batch=batch, seq_len=seq_len)
+    t = Trace()
+    convention = "megatron-recompute" if recompute else "megatron"
+    per_token = t.use(training_flops_per_token(convention, 0, n_layers, hidden, seq_len, vocab_size))
+    value = t.step(
+        "FLOPs per iteration",
+        "per token × B × s",
+        f"{num(per_token)} × {num(b)} × {num(s)}",
+        per_token * b * s,
+        Unit.FLOPS,
+        tags(flops_per_mac=2, tokens=b * s),
+    )
+    return t.done(value, Unit.FLOPS, FLOP_CONVENTION + "; " + FLOP_COUNTS[convention])
+
+
+def megatron_params(n_layers: int, hidden: int, vocab_size: int, seq_len: int) -> Result:
+    """Parameters of a GPT model as Narayanan et al. 2021 count them (eq. 2):
+    P = 12·l·h²·(1 + 13/(12h) + (V + s)/(12·l·h)) = 12·l·h² + 13·l·h + (V + s)·h (learned positions, tied
+    head; the final norm's 2h left out, as in the paper).
+
+    >>> megatron_params(96, 12288, 51200, 2048).value
+    174615822336
+    """
+    el, h, v, s = counts(n_layers=n_layers, hidden=hidden, vocab_size=vocab_size, seq_len=seq_len)
+    t = Trace()
+    value = t.step(
+        "Parameters (Megatron-LM eq. 2)",
+        "12·l·h² + 13·l·h + (V + s)·h",
+        f"12 × {el} × {num(h)}² + 13 × {el} × {num(h)} + ({num(v)} + {num(s)}) × {num(h)}",
+        12 * el * h * h + 13 * el * h + (v + s) * h,
+        Unit.PARAMS,
+    )
+    return t.done(value, Unit.PARAMS, "Narayanan et al. 2021 eq. 2: 12·l·h²(1 + 13/(12h) + (V + s)/(12lh))")
 
 
 def _mlp_matmul(spec: ModelSpec, moe: bool) -> tuple[int, str, str]:

@@ -53,7 +53,8 @@ def weights_bytes(n_params: int, dtype: str) -> Result:
 
 
 class TrainingRecipe(Record):
-    """Bytes per parameter that training keeps for weights, gradients and optimizer states."""
+    """Bytes per parameter that training keeps for weights, gradients and optimizer states; ``master_bytes``
+    is the part of the optimizer states that is an fp32 master copy of the weights (0 without one)."""
 
     name: str
     weight_bytes: int
@@ -61,6 +62,7 @@ class TrainingRecipe(Record):
     optimizer_bytes: int
     description: str
     source: str
+    master_bytes: int = 0
 
     @property
     def total_bytes(self) -> int:
@@ -84,8 +86,19 @@ RECIPES: dict[str, TrainingRecipe] = {
          "derived: 4 bytes for each of the three tensors"),
         ("mixed-adam-8bit", 2, 2, 6, "16-bit weights and grads; 8-bit Adam: fp32 master 4 + m 1 + v 1",
          "EleutherAI, Transformer Math 101 (8-bit optimizers such as bitsandbytes: 6 bytes/param)"),
+        ("bf16-adam-fp32-moments", 2, 2, 8,
+         "bf16 weights and grads, fp32 Adam momentum and variance; no fp32 master copy",
+         "derived: 2 + 2 + 4 + 4 (the JAX scaling book's bf16 parameters with fp32 Adam states, "
+         "gradients held)"),
+        ("fp32-adam-fused", 4, 0, 8,
+         "fp32 weights, Adam momentum and variance; the step fused into backward, so no gradient buffer",
+         "PyTorch tutorial, How to save memory by fusing the optimizer step into the backward pass "
+         "(register_post_accumulate_grad_hook)"),
     )
 }  # fmt: skip
+#: The fp32 master copy each recipe files under its optimizer states (bytes per parameter).
+_MASTER_BYTES = {"mixed-adam": 4, "mixed-adam-fp32-grads": 4, "mixed-adam-8bit": 4}
+RECIPES = {name: r.replace(master_bytes=_MASTER_BYTES.get(name, 0)) for name, r in RECIPES.items()}
 
 
 def training_recipe(name: str) -> TrainingRecipe:
@@ -98,6 +111,36 @@ def training_recipe(name: str) -> TrainingRecipe:
         return RECIPES[name]
     except KeyError:
         raise UnknownNameError(unknown_name_message("recipe", name, RECIPES)) from None
+
+
+def training_recipe_text(recipe: str) -> str:
+    """What a training recipe keeps per parameter, in words, for a prompt.
+
+    >>> training_recipe_text("bf16-adam-fp32-moments")
+    'bf16 weights and grads, fp32 Adam momentum and variance; no fp32 master copy'
+    """
+    return training_recipe(recipe).description
+
+
+def recipe_bytes_per_param(recipe: str, part: str = "total") -> int:
+    """Bytes per parameter of one part of a recipe's model states: "weights", "gradients", "optimizer" (the
+    optimizer states, an fp32 master copy included), "master" (that copy alone) or "total".
+
+    >>> parts = ("weights", "gradients", "optimizer", "master", "total")
+    >>> [recipe_bytes_per_param("mixed-adam", p) for p in parts]
+    [2, 2, 12, 4, 16]
+    """
+    r = training_recipe(recipe)
+    parts = {
+        "weights": r.weight_bytes,
+        "gradients": r.grad_bytes,
+        "optimizer": r.optimizer_bytes,
+        "master": r.master_bytes,
+        "total": r.total_bytes,
+    }
+    if part not in parts:
+        raise UnknownNameError(unknown_name_message("part of the model states", part, parts))
+    return parts[part]
 
 
 def _model_states(t: Trace, r: TrainingRecipe, n: int, shard: int, stage: int, where: str) -> Result:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from quizzer.core.checks import count, counts, fraction, positive
 from quizzer.core.errors import SpecError
-from quizzer.core.flops import training_flops
+from quizzer.core.flops import training_flops, training_flops_by
 from quizzer.core.trace import Result, Trace, num
 from quizzer.core.units import Unit
 
@@ -61,18 +61,27 @@ def training_time_from_flops(
 
 
 def training_time(
-    n_params: int | float, n_tokens: int | float, n_gpus: int, peak_flops: float, mfu: float
+    n_params: int | float,
+    n_tokens: int | float,
+    n_gpus: int,
+    peak_flops: float,
+    mfu: float,
+    flop_count: str = "6N",
 ) -> Result:
     """Wall-clock training time t = 6·N·D / (n_gpus × peak × MFU).
 
-    Source: EleutherAI "Transformer Math 101" (C = 6PD, time = C / throughput).
+    Source: EleutherAI "Transformer Math 101" (C = 6PD, time = C / throughput). With ``flop_count="8N"`` the
+    compute is 8·N·D (full activation recomputation), the work the GPUs execute, and ``mfu`` is then the
+    hardware FLOPs utilization: Narayanan et al. 2021 (Megatron-LM, arXiv 2104.04473), eq. 4,
+    time ≈ 8·T·P / (n·X) with X = peak × HFU the achieved per-GPU rate.
 
     Args:
         n_params: parameters N (active parameters for a mixture of experts).
         n_tokens: training tokens D.
         n_gpus: number of accelerators.
         peak_flops: peak FLOP/s of one accelerator (dense).
-        mfu: model FLOPs utilization, in (0, 1].
+        mfu: model FLOPs utilization, in (0, 1] (hardware FLOPs utilization under "8N").
+        flop_count: "6N" (model FLOPs) or "8N" (with full recomputation).
 
     Returns:
         Seconds (float).
@@ -81,10 +90,22 @@ def training_time(
 
     >>> training_time(1_000_000_000, 10_000_000_000, 10, 1e14, 0.5).value
     120000.0
+
+    Megatron-LM's GPT-3 estimate: 8 × 300e9 tokens × 175e9 / (1024 × 140e12 FLOP/s) is 33.9 days (the
+    paper: "34 days"):
+
+    >>> round(training_time(175e9, 300e9, 1024, 140e12, 1, "8N").value / 86400, 1)
+    33.9
     """
     t = Trace()
-    compute = t.use(training_flops(n_params, n_tokens))
+    compute = t.use(training_flops_by(n_params, n_tokens, flop_count))
     seconds = t.use(training_time_from_flops(compute, n_gpus, peak_flops, mfu), t.steps[-1].factors)
+    if flop_count == "8N":
+        convention = (
+            "utilization of the FLOPs executed (HFU: full recomputation counted, 8·N·D); "
+            "peak FLOP/s as given (dense, not 2:4 sparse)"
+        )
+        return t.done(seconds, Unit.SECONDS, convention)
     return t.done(seconds, Unit.SECONDS, MFU_CONVENTION + "; attention FLOPs ignored (6·N·D)")
 
 
