@@ -93,6 +93,8 @@ _CALCULATOR_MODULES: dict[str, tuple[str, ...]] = {
         "chinchilla_params_for_compute",
         "chinchilla_tokens_for_compute",
         "scaling_fit_title",
+        "scaling_fit_formula",
+        "scaling_fit_convention",
         "compute_optimal_params",
         "compute_optimal_tokens",
         "compute_optimal_compute_for_params",

@@ -195,48 +195,45 @@ SCALING_FITS: dict[str, ScalingFit] = {
         ),
         ScalingFit(
             "chinchilla-1",
-            "Chinchilla's Approach 1 (minimum over training curves, Table 3)",
-            "Hoffmann et al. 2022, Table 3 (Approach 1); Table 2: a = 0.50",
+            "Chinchilla's Approach 1, the minimum over training curves",
+            "Hoffmann et al. 2022, Table 3",
             "power",
             rows=((4e8, 1.92e19), (1e13, 1.30e28)),
             table="Table 3",
         ),
         ScalingFit(
             "chinchilla-2",
-            "Chinchilla's Approach 2 (IsoFLOP profiles, Table A3)",
-            "Hoffmann et al. 2022, Table A3 (Approach 2); Table 2: a = 0.49",
+            "Chinchilla's Approach 2, IsoFLOP profiles",
+            "Hoffmann et al. 2022, Table A3",
             "power",
             rows=((4e8, 1.84e19), (1e13, 1.75e28)),
             table="Table A3",
         ),
         ScalingFit(
             "chinchilla-3",
-            "Chinchilla's Approach 3 (parametric loss, constants as printed)",
-            "Hoffmann et al. 2022, eq. 4 and eq. 10 (E = 1.69, A = 406.4, B = 410.7, α = 0.34, β = 0.28)",
+            "Chinchilla's Approach 3, the parametric loss with the constants as printed",
+            "Hoffmann et al. 2022, eq. 4 and eq. 10",
             "parametric",
             loss=(1.69, 406.4, 410.7, 0.34, 0.28),
         ),
         ScalingFit(
             "chinchilla-3-tex",
             "Chinchilla's Approach 3 with the unrounded exponents of the paper's TeX source",
-            "Hoffmann et al. 2022, eq. 4; α = 0.3392, β = 0.2849 of the TeX source, per Besiroglu "
-            "et al. 2024 (arXiv 2404.10102)",
+            "Hoffmann et al. 2022, eq. 4; exponents per Besiroglu et al. 2024",
             "parametric",
             loss=(1.69, 406.4, 410.7, 0.3392, 0.2849),
         ),
         ScalingFit(
             "epoch",
             "Epoch AI's refit of Chinchilla's parametric loss",
-            "Besiroglu et al. 2024, arXiv 2404.10102 "
-            "(E = 1.82, A = 482.01, B = 2085.43, α = 0.3478, β = 0.3658)",
+            "Besiroglu et al. 2024",
             "parametric",
             loss=(1.82, 482.01, 2085.43, 0.3478, 0.3658),
         ),
         ScalingFit(
             "deepseek-llm",
-            "DeepSeek LLM's fit (model scale in non-embedding FLOPs per token)",
-            "Bi et al. 2024, DeepSeek LLM, arXiv 2401.02954, eq. 4 "
-            "(M_opt = 0.1715·C^0.5243, D_opt = 5.8316·C^0.4757)",
+            "DeepSeek LLM's fit, with the model scale in non-embedding FLOPs per token",
+            "Bi et al. 2024, eq. 4",
             "model-scale",
             laws=(0.1715, 0.5243, 5.8316, 0.4757),
         ),
@@ -262,9 +259,55 @@ def scaling_fit_title(fit: str) -> str:
     """The fit in words, for a prompt.
 
     >>> scaling_fit_title("deepseek-llm")
-    "DeepSeek LLM's fit (model scale in non-embedding FLOPs per token)"
+    "DeepSeek LLM's fit, with the model scale in non-embedding FLOPs per token"
     """
     return scaling_fit(fit).title
+
+
+def scaling_fit_formula(fit: str) -> str:
+    """The fit's formula with its coefficients (computed, not typed), for a prompt's conventions.
+
+    >>> scaling_fit_formula("rule-of-thumb")
+    'D = 20·N tokens, with C = 6·N·D'
+    >>> scaling_fit_formula("chinchilla-3").split(" = ")[-6:-4]
+    ['(α·A/(β·B))^(1/(α + β))', '1.34471 (A']
+    """
+    f = scaling_fit(fit)
+    if f.kind == "ratio":
+        return f"D = {f.tokens_per_param}·N tokens, with C = 6·N·D"
+    if f.kind == "power":
+        (n1, c1), (n2, c2) = f.rows
+        a = math.log(n2 / n1) / math.log(c2 / c1)
+        k = n1 / c1**a
+        return (
+            f"N_opt = k·C^a and D_opt = C/(6·N_opt), with a = {num(a)} and k = {num(k)} (the power law "
+            f"through {f.table}'s first and last rows)"
+        )
+    if f.kind == "parametric":
+        _, big_a, big_b, alpha, beta = f.loss
+        a = beta / (alpha + beta)
+        g = (alpha * big_a / (beta * big_b)) ** (1 / (alpha + beta))
+        return (
+            f"N_opt = G·(C/6)^a and D_opt = C/(6·N_opt), with a = β/(α + β) = {num(a)} and "
+            f"G = (α·A/(β·B))^(1/(α + β)) = {num(g)} (A = {num(big_a)}, B = {num(big_b)}, α = {num(alpha)}, "
+            f"β = {num(beta)})"
+        )
+    k_m, a, k_d, b = f.laws
+    return (
+        f"M_opt = {num(k_m)}·C^{num(a)} and D_opt = {num(k_d)}·C^{num(b)}, with M the non-embedding "
+        "FLOPs per token and C = M·D; parameters N ≈ M/6"
+    )
+
+
+def scaling_fit_convention(fit: str) -> str:
+    """One sentence for a question's conventions: the fit, its source and its formula.
+
+    >>> scaling_fit_convention("epoch").split(":")[0]
+    "Compute-optimal split by Epoch AI's refit of Chinchilla's parametric loss (Besiroglu et al. 2024)"
+    """
+    f = scaling_fit(fit)
+    source = "" if f.kind == "ratio" else f" ({f.source})"
+    return f"Compute-optimal split by {f.title}{source}: {scaling_fit_formula(fit)}."
 
 
 def _power_law(t: Trace, f: ScalingFit) -> tuple[float, float]:
@@ -496,12 +539,35 @@ def compute_optimal_tokens_for_params(n_params: int | float, fit: str = "rule-of
         return chinchilla_tokens(n_params, f.tokens_per_param)
     positive("n_params", n_params)
     t = Trace()
-    budget = _budget_for(t, f, n_params)
+    n = n_params
+    # One step from the coefficients to D, so that the budget (a later question's answer, often) is no step.
+    if f.kind == "power":
+        a, k = _power_law(t, f)
+        formula, shown, value = (
+            "(N / k)^(1 / a) / (6 × N)",
+            f"({num(n)} / {num(k)})^(1 / {num(a)}) / (6 × {num(n)})",
+            (n / k) ** (1 / a) / (6 * n),
+        )
+    elif f.kind == "parametric":
+        a, g = _parametric(t, f)
+        formula, shown, value = (
+            "(N / G)^(1 / a) / N",
+            f"({num(n)} / {num(g)})^(1 / {num(a)}) / {num(n)}",
+            (n / g) ** (1 / a) / n,
+        )
+    else:
+        k_m, a, _, _ = f.laws
+        m = t.step("Model scale M ≈ 6 × N (FLOPs per token)", "6 × N", f"6 × {num(n)}", 6 * n, Unit.FLOPS)
+        formula, shown, value = (
+            f"(M / {num(k_m)})^(1 / {num(a)}) / M",
+            f"({num(m)} / {num(k_m)})^(1 / {num(a)}) / {num(m)}",
+            (m / k_m) ** (1 / a) / m,
+        )
     tokens = t.step(
-        "Compute-optimal tokens",
-        "C / (6 × N)",
-        f"{num(budget)} / (6 × {num(n_params)})",
-        budget / (6 * n_params),
+        "Compute-optimal tokens (the budget at which N is optimal, over 6·N)",
+        formula,
+        shown,
+        float(value),
         Unit.TOKENS,
     )
     return t.done(tokens, Unit.TOKENS, _fit_convention(f))
