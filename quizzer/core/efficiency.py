@@ -130,7 +130,6 @@ def matmul_roofline_utilisation(
         f"2 × {num(m)} × {num(k)} × {num(n)}",
         2 * m * k * n,
         Unit.FLOPS,
-        tags(flops_per_mac=2),
     )
     elements = m * k + k * n + m * n
     moved = t.step(
@@ -139,7 +138,6 @@ def matmul_roofline_utilisation(
         f"({num(m * k)} + {num(k * n)} + {num(m * n)}) × {dtype_bytes_text(dtype)}",
         elements_bytes(elements, dtype),
         Unit.BYTES,
-        (dtype_factor(dtype),),
     )
     intensity = _ratio(flops, moved)
     t.step(
@@ -314,7 +312,6 @@ def prefill_compute_bound_tokens(
         f"2 × {num(active)}",
         2 * active,
         Unit.FLOPS,
-        tags(flops_per_mac=2),
     )
     value = t.step(
         "Tokens per step where math time = weight-read time",
@@ -370,7 +367,6 @@ def decode_compute_bound_context(
         f"2 × {num(active)}",
         2 * active,
         Unit.FLOPS,
-        tags(flops_per_mac=2),
     )
     value = t.step(
         "Context above which no batch is compute-bound",
