@@ -469,9 +469,9 @@ def _time(name: str, value: object) -> float:
 def strong_scaling_efficiency(time_base: float, n_base: int, time_n: float, n: int) -> Result:
     """Strong-scaling efficiency: the speedup over the ideal one, with the whole problem fixed.
 
-    E = (T_base / T_n) / (n / n_base) = n_base · T_base / (n · T_n); with a one-GPU base, T₁ / (N · T_N).
-    It is 1 for linear scaling and below 1 whenever T_n > T_base · n_base / n (Amdahl: any serial part or
-    communication that does not shrink with n).
+    E = (T₀ / T_N) / (N / N₀) = N₀ · T₀ / (N · T_N), for a base run of N₀ GPUs in T₀; with a one-GPU base,
+    T₁ / (N · T_N). It is 1 for linear scaling and below 1 whenever T_N > T₀ · N₀ / N (Amdahl: any serial
+    part or communication that does not shrink with N).
 
     Args:
         time_base: time of the fixed problem (a step, an epoch) on n_base GPUs.
@@ -488,11 +488,11 @@ def strong_scaling_efficiency(time_base: float, n_base: int, time_n: float, n: i
     tb, tn = _time("time_base", time_base), _time("time_n", time_n)
     nb, nn = counts(n_base=n_base, n=n)
     t = Trace()
-    speedup = t.step("Speedup", "T_base / T_n", f"{num(tb)} / {num(tn)}", tb / tn, Unit.RATIO)
-    ideal = t.step("Ideal (linear) speedup", "n / n_base", f"{nn} / {nb}", Fraction(nn, nb), Unit.RATIO)
+    speedup = t.step("Speedup", "T₀ / T_N", f"{num(tb)} / {num(tn)}", tb / tn, Unit.RATIO)
+    ideal = t.step("Ideal (linear) speedup", "N / N₀", f"{nn} / {nb}", Fraction(nn, nb), Unit.RATIO)
     value = t.step(
         "Strong-scaling efficiency",
-        "speedup / ideal speedup = n_base × T_base / (n × T_n)",
+        "speedup / ideal speedup = N₀ × T₀ / (N × T_N)",
         f"{num(speedup)} / {num(ideal)}",
         nb * tb / (nn * tn),
         Unit.RATIO,
@@ -503,9 +503,9 @@ def strong_scaling_efficiency(time_base: float, n_base: int, time_n: float, n: i
 
 
 def weak_scaling_efficiency(time_base: float, time_n: float) -> Result:
-    """Weak-scaling efficiency: T_base / T_n with the problem per GPU fixed (the whole grows with n).
+    """Weak-scaling efficiency: T₀ / T_N with the problem per GPU fixed (the whole grows with the GPUs).
 
-    Each GPU does the same work at every size, so a perfect system keeps the time flat: E = T_base / T_n,
+    Each GPU does the same work at every size, so a perfect system keeps the time flat: E = T₀ / T_N,
     1 for perfect scaling and below 1 as communication grows with the system.
 
     Args:
@@ -520,14 +520,14 @@ def weak_scaling_efficiency(time_base: float, time_n: float) -> Result:
     """
     tb, tn = _time("time_base", time_base), _time("time_n", time_n)
     t = Trace()
-    value = t.step("Weak-scaling efficiency", "T_base / T_n", f"{num(tb)} / {num(tn)}", tb / tn, Unit.RATIO)
+    value = t.step("Weak-scaling efficiency", "T₀ / T_N", f"{num(tb)} / {num(tn)}", tb / tn, Unit.RATIO)
     return t.done(value, Unit.RATIO, "weak scaling: the work per GPU (per-GPU batch) fixed as GPUs are added")
 
 
 def throughput_scaling_efficiency(rate_base: float, n_base: int, rate_n: float, n: int) -> Result:
     """Scaling efficiency from throughputs: the per-GPU rate at n GPUs over the per-GPU rate at the base.
 
-    E = (R_n / n) / (R_base / n_base). It is the strong-scaling efficiency when R is the rate of a fixed
+    E = (R_N / N) / (R₀ / N₀). It is the strong-scaling efficiency when R is the rate of a fixed
     problem and the weak-scaling one when each GPU's share is fixed, which is how Megatron-LM reports it:
     15.1 PFLOP/s on 512 GPUs against 39 TFLOP/s on one, 76% (Shoeybi et al. 2019, arXiv 1909.08053).
 
@@ -546,11 +546,11 @@ def throughput_scaling_efficiency(rate_base: float, n_base: int, rate_n: float, 
     rb, rn = _time("rate_base", rate_base), _time("rate_n", rate_n)
     nb, nn = counts(n_base=n_base, n=n)
     t = Trace()
-    per_base = t.step("Per-GPU rate at the base", "R_base / n_base", f"{num(rb)} / {nb}", rb / nb, "")
-    per_n = t.step("Per-GPU rate at n GPUs", "R_n / n", f"{num(rn)} / {nn}", rn / nn, "")
+    per_base = t.step("Per-GPU rate at the base", "R₀ / N₀", f"{num(rb)} / {nb}", rb / nb, "")
+    per_n = t.step("Per-GPU rate at N GPUs", "R_N / N", f"{num(rn)} / {nn}", rn / nn, "")
     value = t.step(
         "Scaling efficiency",
-        "(R_n / n) / (R_base / n_base)",
+        "(R_N / N) / (R₀ / N₀)",
         f"{num(per_n)} / {num(per_base)}",
         rn * nb / (rb * nn),
         Unit.RATIO,
