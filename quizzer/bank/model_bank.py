@@ -17,6 +17,11 @@ def model_variable(template: Template) -> str | None:
     return next((v.name for part in template.parts for v in part.variables if v.kind == "preset"), None)
 
 
+#: The instances a template is tried on before it is posed for a model (a drill that meets a failure later
+#: leaves the template out, as for any template).
+CHECKED_SEEDS = (1, 2, 3)
+
+
 class ModelBank(Bank):
     """``bank`` with every template that takes a model posed for ``model`` (a preset name, a name with own
     fields, or a registered config); the others, and those the model cannot be posed in, are left out, each
@@ -46,16 +51,19 @@ class ModelBank(Bank):
         """Why ``template`` cannot be asked about the model ("" if it can), when the core refuses the model
         or the model breaks a constraint: the feature the question is about that the model lacks (a dense
         model and an expert question), else the refusal or the constraint itself."""
-        try:
-            instance = bank.generate(template.id, 1, {name: self.model})
-        except (TemplateError, QuizzerError) as exc:
-            refused = str(getattr(exc, "message", exc)).splitlines()[0]
-            if "no draw in" in refused:
-                refused = "no draw of its other numbers fits this model"
-            return missing_feature(template, name, self.model) or refused
-        if instance.warnings:
-            broken = instance.warnings[0].replace("outside this template's usual range: ", "")
-            return missing_feature(template, name, self.model) or f"the model breaks its constraint {broken}"
+        for seed in CHECKED_SEEDS:
+            try:
+                instance = bank.generate(template.id, seed, {name: self.model})
+            except (TemplateError, QuizzerError) as exc:
+                refused = str(getattr(exc, "message", exc)).splitlines()[0]
+                if "no draw in" in refused:
+                    refused = "no draw of its other numbers fits this model"
+                return missing_feature(template, name, self.model) or refused
+            if instance.warnings:
+                broken = instance.warnings[0].replace("outside this template's usual range: ", "")
+                return (
+                    missing_feature(template, name, self.model) or f"the model breaks its constraint {broken}"
+                )
         return ""
 
     def posed(self) -> list[str]:
@@ -78,11 +86,9 @@ class ModelBank(Bank):
         return [self.get(tid) for tid in self.posed()]
 
     def generate(self, template_id: str, seed: int, overrides: Mapping[str, Any] | None = None) -> Instance:
-        name = self._variable.get(template_id)
-        if name is None:
+        if template_id not in self._variable:
             return Bank.generate(self, template_id, seed, overrides)
-        instance = Bank.generate(self, template_id, seed, {name: self.model, **(overrides or {})})
-        return instance.replace(id=f"{instance.id}@{self.model}")
+        return posed_for(self, template_id, seed, self.model, overrides)
 
 
 #: What a question is about (a field of the model it reads, or a calculator it calls) -> whether a spec
@@ -134,4 +140,51 @@ def missing_feature(template: Template, name: str, model: str) -> str:
     return ""
 
 
-__all__ = ["ModelBank", "model_variable"]
+#: The keys an instance asked about a model adds to its variables (and so to each attempt the history
+#: records): the model's name, and for a user's config.json the config itself, so that it replays.
+MODEL_KEY, CONFIG_KEY = "@model", "@config"
+
+
+def posed_for(
+    bank: Bank, template_id: str, seed: int, model: str, overrides: Mapping[str, Any] | None = None
+) -> Instance:
+    """``template_id#seed`` asked about ``model``: its id ``ID#SEED@MODEL`` (the model as posed, own fields
+    included), its variables marked with ``MODEL_KEY`` (and ``CONFIG_KEY`` for a config.json). A KeyError
+    for an unknown id, a QuizzerError for a template that takes no model."""
+    from quizzer.core.presets import config_of
+
+    variable = model_variable(bank.get(template_id))
+    if variable is None:
+        raise QuizzerError(f"{template_id} takes no model")
+    # Bank's own generate: a ModelBank's would pose its model again
+    instance = Bank.generate(bank, template_id, seed, {variable: model, **(overrides or {})})
+    posed = str(instance.variables.get(variable, model))
+    config = config_of(posed)
+    marks: dict[str, Any] = {MODEL_KEY: posed}
+    if config is not None:
+        marks[CONFIG_KEY] = dict(config)
+    return instance.replace(id=f"{template_id}#{seed}@{posed}", variables={**instance.variables, **marks})
+
+
+def replay(bank: Bank, template_id: str, seed: int, variables: Mapping[str, Any]) -> Instance:
+    """The instance an attempt answered, from its recorded ``variables``: asked about the model they name
+    (its config registered again from them), else ``ID#SEED`` as drawn."""
+    model = variables.get(MODEL_KEY)
+    if not isinstance(model, str):
+        return bank.generate(template_id, seed)
+    config = variables.get(CONFIG_KEY)
+    if isinstance(config, dict):
+        from quizzer.core.presets import register_config
+
+        register_config(config)
+    return posed_for(bank, template_id, seed, model)
+
+
+__all__ = [
+    "CONFIG_KEY",
+    "MODEL_KEY",
+    "ModelBank",
+    "model_variable",
+    "posed_for",
+    "replay",
+]

@@ -156,6 +156,7 @@ _CALCULATOR_MODULES: dict[str, tuple[str, ...]] = {
         "decode_compute_bound_batch",
     ),
     "chips": ("chip_title", "chip_base", "chip_has_rate", "chip_sheet_sparse", "chip_is_tpu"),
+    "model_names": ("model_base",),
     "hybrid": (
         "gated_deltanet_params",
         "mamba2_params",

@@ -57,7 +57,8 @@ def _build(name: str) -> Preset:
     return Preset(name, entry["title"], entry["source"], config, from_hf_config(config))
 
 
-#: Models given by the user (a config.json, read by the verbs), by the name ``register_config`` gave them.
+#: Models given by the user (a config.json, read by the verbs), by the name ``register_config`` gave them
+#: (model_names reads it).
 _OWN: dict[str, Preset] = {}
 
 

@@ -35,7 +35,7 @@ def _findings(tmp_path: Path, title: str) -> list[TemplateError]:
     path.write_text(TEMPLATE.format(title=title), encoding="utf-8")
     bank = load_bank([str(path)])
     assert bank.problems() == []
-    problems, _ = check_template(bank.get("chips"), range(2), lints=chosen(only=("chip-names",)))
+    problems, _ = check_template(bank.get("chips"), range(2), lints=chosen(only=("by-name",)))
     return problems
 
 
@@ -70,6 +70,6 @@ def test_the_built_in_bank_compares_no_chip_by_name() -> None:
     bank = load_bank(question_paths())
     found = []
     for template_id in bank.ids():
-        problems, _ = check_template(bank.get(template_id), range(1), lints=chosen(only=("chip-names",)))
+        problems, _ = check_template(bank.get(template_id), range(1), lints=chosen(only=("by-name",)))
         found += [f"{p.template_id}: {p.field}" for p in problems]
     assert found == []

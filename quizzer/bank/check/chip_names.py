@@ -1,10 +1,14 @@
-"""The chip-names lint: an expression that compares a chip variable with a table key.
+"""The by-name lint: an expression that compares a chip or a model variable with a table key or preset name.
 
 A chip variable may hold a chip with its user's own figures ("tpu-v5e{bf16=...}") or a custom one
-("custom{...}"). An expression such as ``gpu == 'h100-sxm'`` (a title chain, "does it run fp8") is then false
-for a chip it should hold for, and a title falls through to its last branch: the text names the wrong part.
+("custom{...}"); a model variable a preset with its own fields ("llama-3-8b{n_layers=30}") or a user's
+config.json ("config-1a2b3c4d5e"). An expression such as ``gpu == 'h100-sxm'`` or ``model == 'llama-3-8b'``
+(a title chain, "does it run fp8", a published fact looked up by name) is then false for a chip or model it
+should hold for, and a title falls through to its last branch: the text names the wrong part or model.
 The chip calculators answer from the chip itself: ``chip_title(gpu)``, ``chip_has_rate(gpu, dtype)``,
 ``chip_sheet_sparse(gpu)``, ``chip_is_tpu(gpu)``; a remark about one table chip compares ``chip_base(gpu)``.
+A model's name in words is ``model_title``, its shape the ``model_*`` fields; a fact that belongs to one
+preset (its training tokens, its price) is a settable variable.
 """
 
 from __future__ import annotations
@@ -60,15 +64,16 @@ def part_expressions(template: Template, part: PartSpec) -> list[tuple[str, Expr
 
 
 class ChipNames(Lint):
-    """An expression that tells chips apart by their table key, which a chip with own figures is not."""
+    """An expression that tells chips or models apart by name, which one with own figures is not."""
 
-    name = "chip-names"
-    finds = "an expression comparing a chip variable with a table key (false for a chip with own figures)"
+    name = "by-name"
+    finds = "an expression comparing a chip or model variable with a name (false for own figures or a config)"
 
     def __init__(self, template: Template) -> None:
         super().__init__(template)
         chips = {v.name for part in template.parts for v in part.variables if is_chip(v)}
-        if not chips:
+        models = {v.name for part in template.parts for v in part.variables if v.kind == "preset"}
+        if not chips and not models:
             return
         for part in template.parts:
             for field, expr in part_expressions(template, part):
@@ -81,6 +86,16 @@ class ChipNames(Lint):
                         f"(--set {name}.bf16=...) or a custom one never equals it; use chip_title({name}), "
                         f"chip_has_rate({name}, dtype), chip_sheet_sparse({name}), chip_is_tpu({name}), or "
                         f"chip_base({name}) for a remark about one table chip",
+                    )
+                for name in named_chips(expr, models):
+                    self.report(
+                        part,
+                        field,
+                        "model by name",
+                        f"compares the model {name!r} with a preset name: a model given its own fields "
+                        f"(--set {name}.n_layers=...) or a user's config.json (--model) never equals it; use "
+                        f"{name}_title for its name, the {name}_* fields for its shape, and a settable "
+                        "variable for a fact that belongs to one preset",
                     )
 
 
