@@ -223,7 +223,7 @@ def test_decode_batch_balances_math_and_traffic(
     limit = decode_compute_bound_context(active, kv, peak, bw).value
     context = share * limit
     batch = decode_compute_bound_batch(n, active, dtype, context, limit, peak, bw).value
-    weights = n * {"bf16": 2, "fp8": 1, "int4": 0.5}[dtype]
+    weights = {"bf16": 2 * n, "fp8": n, "int4": -(-n // 2)}[dtype]  # int4 packs two a byte, rounded up
     math = 2 * active * batch / peak
     traffic = (weights + batch * context * kv) / bw
     assert math == pytest.approx(traffic, rel=1e-9)
