@@ -72,7 +72,7 @@ def overrides(pairs: list[str], template: Template | None = None, model: str | N
     variable; a UsageError for a template that takes no model."""
     import os
 
-    from quizzer.commands.models import model_name
+    from quizzer.bank.read.model_files import model_name
 
     out: dict[str, str] = {}
     if model:
@@ -101,14 +101,12 @@ def pose(bank: Bank, template: Template, seed: int, args: argparse.Namespace) ->
     model (``ID#SEED@MODEL``) so that it can be replayed."""
     model = model_of(args.id, getattr(args, "model", None))
     given = overrides(args.set, template, model)
-    instance = bank.generate(template.id, seed, given)
-    if model:
-        from quizzer.bank.model_bank import model_variable
+    if not model:
+        return bank.generate(template.id, seed, given)
+    from quizzer.bank.model_bank import model_variable, posed_for
 
-        variable = str(model_variable(template))
-        posed = instance.variables.get(variable, given[variable])
-        instance = instance.replace(id=f"{instance.id}@{posed}")
-    return instance
+    name = given.pop(str(model_variable(template)))
+    return posed_for(bank, template.id, seed, name, given)
 
 
 def for_model(bank: Bank, model: str | None, *, quiet: bool = False) -> Bank:
@@ -117,7 +115,7 @@ def for_model(bank: Bank, model: str | None, *, quiet: bool = False) -> Bank:
     if not model:
         return bank
     from quizzer.bank.model_bank import ModelBank
-    from quizzer.commands.models import model_name
+    from quizzer.bank.read.model_files import model_name
 
     posed = ModelBank(bank, model_name(model))
     if not posed.posed():

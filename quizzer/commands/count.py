@@ -24,26 +24,6 @@ from quizzer.core.spec import ModelSpec
 from quizzer.core.units import Unit, elements_bytes, format_bytes, format_count, format_quantity, format_si
 
 
-def read_config(ref: str) -> tuple[str, dict[str, Any]]:
-    """(path, parsed JSON) of a config.json (or a folder holding one); a one-line ConfigError if it cannot be
-    read or is not JSON."""
-    path = os.path.join(ref, "config.json") if os.path.isdir(ref) else ref
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        raise ConfigError(f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from None
-    try:
-        config = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(
-            f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from None
-    return path, config
-
-
 def load_model(ref: str, mtp: bool = False) -> tuple[str, ModelSpec, str]:
     """(name, spec, source) for a preset name or a path to a config.json (or a folder holding one); with
     ``mtp`` the multi-token-prediction modules the config gives are counted."""
@@ -51,6 +31,8 @@ def load_model(ref: str, mtp: bool = False) -> tuple[str, ModelSpec, str]:
         found = preset(ref)
         spec = from_hf_config(found.config, mtp=True) if mtp else found.spec
         return found.name, spec, found.source
+    from quizzer.bank.read.model_files import read_config
+
     path, config = read_config(ref)
     try:
         spec = from_hf_config(config, mtp=mtp)

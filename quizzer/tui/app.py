@@ -76,6 +76,7 @@ class QuizzerApp(AppModes):
             "stats": self.action_stats,
             "help": self.action_help,
             "past-mocks": self.action_past_mocks,
+            "model": self.action_practise_model,
         }[event.name]()
 
     @on(ReturnToStudy)
@@ -116,6 +117,27 @@ class QuizzerApp(AppModes):
 
         if not isinstance(self.screen, HelpModal):
             self.push_screen(HelpModal(dict(self.settings.keymap), sections_of(self.screen)))
+
+    def action_practise_model(self) -> None:
+        """Ask for a model (a preset or a config.json) and drill the questions that take one, about it."""
+        from quizzer.core.presets import preset_names
+        from quizzer.tui.screens.model_pick import ModelPickModal
+
+        current = getattr(self._drill_bank, "title", None)
+        self.push_screen(ModelPickModal(current, len(preset_names())), callback=self.practise_on)
+
+    def practise_on(self, text: str | None) -> None:
+        """Build the bank posed for ``text`` off the UI thread (None: cancelled; "": every question)."""
+        if text is None:
+            return
+        if not text:
+            if getattr(self._drill_bank, "model", None):
+                self._drill_bank = self.bank = None
+                self.sub_title = type(self).SUB_TITLE
+                self.load_bank()
+                self.notify("Every question again, each on its own numbers.", title="Model", markup=False)
+            return
+        self.model_bank(text)
 
     def action_browse(self) -> None:
         if self.bank is None:

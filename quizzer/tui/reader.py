@@ -157,10 +157,15 @@ class HistoryReader:
         mine = [a for a in shown(self.store.attempts(mode="mock")) if a.session == session]
         marks = [m for m in self.store.sessions() if m.session == session]
 
+        from quizzer.bank.model_bank import replay
+        from quizzer.core.errors import QuizzerError
+
+        recorded = {(a.template_id, a.seed): a.variables for a in mine}
+
         def generate(template_id: str, seed: int) -> Instance | None:
-            try:
-                return bank.generate(template_id, seed)
-            except (KeyError, TemplateError):
+            try:  # asked about a model (--model): again about it, its config kept in the attempt
+                return replay(bank, template_id, seed, recorded.get((template_id, seed), {}))
+            except (KeyError, TemplateError, QuizzerError):
                 return None
 
         return rebuild_report(

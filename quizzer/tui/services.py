@@ -17,9 +17,10 @@ from textual.worker import Worker, WorkerFailed, WorkerState
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank, load_bank
 from quizzer.config import ConfigError, Settings, check_keymap, check_theme, save_setting
+from quizzer.core.errors import QuizzerError
 from quizzer.session.records import Attempt, CardState
 from quizzer.tui import ui_thread
-from quizzer.tui.messages import DeliverFile, ExportHistory
+from quizzer.tui.messages import DeliverFile, ExportHistory, StartMode
 from quizzer.tui.options import CramOptions, DrillOptions, MockOptions, StudyOptions
 from quizzer.tui.reader import HistoryReader
 from quizzer.tui.writer import HistoryWriter
@@ -153,12 +154,49 @@ class AppServices(App[None]):
         bank.templates()
         return bank
 
+    @work(thread=True, exclusive=True, exit_on_error=False, group="model")
+    def model_bank(self, text: str) -> Bank:
+        """The bank posed for the model ``text`` names (a preset or a config.json), built off the UI thread:
+        reading the config and trying each template on the model takes a second."""
+        from quizzer.bank.model_bank import ModelBank
+        from quizzer.bank.read.model_files import model_name
+
+        return ModelBank(load_bank(self.question_paths), model_name(text))
+
+    @on(Worker.StateChanged)
+    def model_worker(self, event: Worker.StateChanged) -> None:
+        """The model bank's end: practise on it (a drill starts), or say why the model cannot be read."""
+        if event.worker.group != "model":
+            return
+        if event.state == WorkerState.ERROR:
+            error = event.worker.error
+            message = str(error) if isinstance(error, QuizzerError) else repr(error)
+            self.notify(message, title="This model cannot be used", severity="error", markup=False)
+        elif event.state == WorkerState.SUCCESS and isinstance(event.worker.result, Bank):
+            bank = event.worker.result
+            posed, skipped = bank.ids(), getattr(bank, "skipped", {})
+            if not posed:
+                self.notify("No question can be asked about this model.", title="Model", severity="warning")
+                return
+            self._drill_bank = self.bank = bank
+            title = getattr(bank, "title", "")
+            self.sub_title = f"practising on {title}"
+            left = sum(why != "takes no model" for why in skipped.values())
+            self.notify(
+                f"{len(posed)} questions about {title}; {left} that take a model do not apply to it.",
+                title="Model",
+                markup=False,
+            )
+            self.post_message(StartMode("drill"))
+
     @on(Worker.StateChanged)
     def bank_worker(self, event: Worker.StateChanged) -> None:
         """The bank worker's end: its bank, or, if it failed, an empty bank that names the failure."""
         if event.worker.group != "bank":
             return
         if event.state == WorkerState.SUCCESS and isinstance(event.worker.result, Bank):
+            if getattr(self.bank, "model", None):  # practising on a model: its bank stays the one shown
+                return
             self.bank = event.worker.result
         elif event.state == WorkerState.ERROR:
             failed = Bank()

@@ -59,6 +59,7 @@ class HomeScreen(Screen[None]):
         Binding("t", "stats", "Stats", id="home-stats"),
         Binding("w", "weakest", "Weakest", id="home-weakest"),
         Binding("g", "start_here", "Start here", id="home-start-here"),
+        Binding("p", "practise_model", "Model", id="home-model"),
         Binding("question_mark", "app.help", "Help", id="home-help"),
         Binding("q", "app.quit", "Quit", show=False, id="home-quit"),
     ]
@@ -293,6 +294,10 @@ class HomeScreen(Screen[None]):
     @on(Button.Pressed, "#start-stats")
     def action_stats(self) -> None:
         self.post_message(OpenScreen("stats"))
+
+    def action_practise_model(self) -> None:
+        """Practise on a model: every question that takes one asked about a preset or a config.json."""
+        self.post_message(OpenScreen("model"))
 
     async def action_start_here(self) -> None:
         """The guided start's placement drill."""

@@ -1,11 +1,13 @@
-"""A model named on the command line (``--model``, ``--set model=...``): a preset, or a config.json read and
-registered under its digest."""
+"""A model named by the user (``--model``, ``--set model=...``, Home's "practise on a model"): a preset, or a
+config.json read and registered under its digest."""
 
 from __future__ import annotations
 
+import json
 import os
+from typing import Any
 
-from quizzer.core.errors import QuizzerError
+from quizzer.core.errors import ConfigError, QuizzerError
 
 
 def is_path(ref: str) -> bool:
@@ -21,13 +23,31 @@ def model_name(ref: str) -> str:
 
     if not is_path(ref):
         return preset(ref).name
-    from quizzer.commands.count import read_config
-
     path, config = read_config(ref)
     try:
         return register_config(config, title=_title(path, config))
     except QuizzerError as exc:
         raise type(exc)(f"{path}: {exc}") from None
+
+
+def read_config(ref: str) -> tuple[str, dict[str, Any]]:
+    """(path, parsed JSON) of a config.json (or a folder holding one); a one-line ConfigError if it cannot be
+    read or is not JSON."""
+    path = os.path.join(ref, "config.json") if os.path.isdir(ref) else ref
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        raise ConfigError(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from None
+    try:
+        config = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+    return path, config
 
 
 def _title(path: str, config: object) -> str:
@@ -39,4 +59,4 @@ def _title(path: str, config: object) -> str:
     return f"your model ({folder if path.endswith('config.json') and folder else os.path.basename(path)})"
 
 
-__all__ = ["is_path", "model_name"]
+__all__ = ["is_path", "model_name", "read_config"]
