@@ -1,4 +1,4 @@
-"""Pilot tests: practising on a model from Home (a user's config.json, a preset), and a model that cannot be read."""
+"""Pilot tests: practising on a model from Home (a config.json, a preset), and one that cannot be read."""
 
 from __future__ import annotations
 
