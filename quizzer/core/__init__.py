@@ -65,6 +65,7 @@ _CALCULATOR_MODULES: dict[str, tuple[str, ...]] = {
         "kv_cache_bytes_per_token",
         "inference_memory_bytes",
         "training_recipe_text",
+        "training_recipe_convention",
         "recipe_bytes_per_param",
     ),
     "activations": ("activation_bytes", "activation_bytes_full_recompute", "activation_checkpoint_bytes"),

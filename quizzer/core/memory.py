@@ -113,13 +113,47 @@ def training_recipe(name: str) -> TrainingRecipe:
         raise UnknownNameError(unknown_name_message("recipe", name, RECIPES)) from None
 
 
+#: Each recipe in words, for a prompt: the tensors it keeps per parameter and their precision.
+_RECIPE_WORDS = {
+    "mixed-adam": "mixed-precision Adam as the ZeRO paper counts it: 16-bit weights and gradients, an fp32 "
+    "master copy of the weights, and fp32 Adam momentum and variance",
+    "mixed-adam-fp32-grads": "mixed-precision AdamW as Hugging Face's memory anatomy counts it: fp32 weights "
+    "plus a 16-bit copy, fp32 gradients, and fp32 AdamW momentum and variance",
+    "fp32-adam": "plain fp32 Adam: fp32 weights (they are the master: no separate copy), fp32 gradients, and "
+    "fp32 momentum and variance",
+    "bf16-adam": "Adam entirely in bf16: bf16 weights, gradients, momentum and variance, and no fp32 master "
+    "copy",
+    "sgd-momentum": "fp32 SGD with momentum: fp32 weights, fp32 gradients and one fp32 momentum buffer",
+    "mixed-adam-8bit": "16-bit weights and gradients, an fp32 master copy of the weights, and 8-bit Adam "
+    "(momentum and variance one byte each)",
+    "bf16-adam-fp32-moments": "bf16 weights and gradients, fp32 Adam momentum and variance, and no fp32 "
+    "master copy",
+    "fp32-adam-fused": "fp32 Adam with the step fused into the backward pass: fp32 weights, momentum and "
+    "variance, each gradient applied and freed as soon as it is ready (no gradient buffer is held)",
+}
+
+
 def training_recipe_text(recipe: str) -> str:
     """What a training recipe keeps per parameter, in words, for a prompt.
 
     >>> training_recipe_text("bf16-adam-fp32-moments")
-    'bf16 weights and grads, fp32 Adam momentum and variance; no fp32 master copy'
+    'bf16 weights and gradients, fp32 Adam momentum and variance, and no fp32 master copy'
     """
-    return training_recipe(recipe).description
+    return _RECIPE_WORDS[training_recipe(recipe).name]
+
+
+def training_recipe_convention(recipe: str) -> str:
+    """A recipe's bytes per parameter, part by part, for a question's conventions.
+
+    >>> training_recipe_convention("mixed-adam-8bit").split(" + ")[2]
+    '6 (optimizer states, an fp32 master copy of 4 included) = 10 bytes per parameter.'
+    """
+    r = training_recipe(recipe)
+    master = f", an fp32 master copy of {r.master_bytes} included" if r.master_bytes else ""
+    return (
+        f"Accounting: {r.weight_bytes} bytes (weights) + {r.grad_bytes} (gradients) + {r.optimizer_bytes} "
+        f"(optimizer states{master}) = {r.total_bytes} bytes per parameter."
+    )
 
 
 def recipe_bytes_per_param(recipe: str, part: str = "total") -> int:
