@@ -59,7 +59,7 @@ class HomeScreen(Screen[None]):
         Binding("t", "stats", "Stats", id="home-stats"),
         Binding("w", "weakest", "Weakest", id="home-weakest"),
         Binding("g", "start_here", "Start here", id="home-start-here"),
-        Binding("p", "practise_model", "Model", id="home-model"),
+        Binding("p", "practise_model", "Practise on a model", show=False, id="home-model"),
         Binding("question_mark", "app.help", "Help", id="home-help"),
         Binding("q", "app.quit", "Quit", show=False, id="home-quit"),
     ]
@@ -75,6 +75,7 @@ class HomeScreen(Screen[None]):
                 yield Button("Cram", id="start-cram")
                 yield Button("Browse", id="start-browse")
                 yield Button("Stats", id="start-stats")
+                yield Button("Model", id="start-model")
             yield Static(id="study-due")
             yield Static(id="home-guide")
             with Horizontal(id="home-filters"):
@@ -295,6 +296,7 @@ class HomeScreen(Screen[None]):
     def action_stats(self) -> None:
         self.post_message(OpenScreen("stats"))
 
+    @on(Button.Pressed, "#start-model")
     def action_practise_model(self) -> None:
         """Practise on a model: every question that takes one asked about a preset or a config.json."""
         self.post_message(OpenScreen("model"))
