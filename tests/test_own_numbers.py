@@ -396,3 +396,12 @@ def test_settable_rows_offer_custom_for_every_chip() -> None:
         assert row["kind"] == "chip"
         assert "custom" in row["values"]
         assert f"{var}.hbm_bandwidth" in row["fields"]
+
+
+def test_a_presets_title_is_its_name_alone() -> None:
+    """Any model may be asked any question that takes one (--model): its title, which prompts quote, holds no
+    count or shape a question could ask ("DeepSeek-V3 (671B, 37B active...)" gave a total away); `count
+    --list` shows the rest."""
+    for name in preset_names():
+        assert "(" not in preset(name).title, name
+    assert preset("deepseek-v3").about.startswith("671B, 37B active")

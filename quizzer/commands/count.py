@@ -473,7 +473,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.list:
         for name in preset_names():
             found = preset(name)
-            print(f"{name:<18} {found.title}")
+            print(f"{name:<18} {found.title}" + (f" ({found.about})" if found.about else ""))
         return 0
     if not args.model:
         parser.error("count needs a MODEL (a preset name or a config.json path), or --list")

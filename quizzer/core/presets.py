@@ -24,9 +24,12 @@ class Preset(Record):
 
     name: str
     title: str
+    """Its name in words ("DeepSeek-V3"), as prompts say it: no count or shape a question could ask."""
     source: str
     config: MappingProxyType[str, Any]
     spec: ModelSpec
+    about: str = ""
+    """What `quizzer count --list` adds to the title ("671B, 37B active; MLA, 1 shared + 256 routed...")."""
 
 
 @cache
@@ -54,7 +57,8 @@ def _build(name: str) -> Preset:
     entry = _entries()[0][name]
     # TOML has no null: ``unset`` names the fields config.json sets to null.
     config = MappingProxyType({**entry["config"], **dict.fromkeys(entry.get("unset", ()))})
-    return Preset(name, entry["title"], entry["source"], config, from_hf_config(config))
+    spec = from_hf_config(config)
+    return Preset(name, entry["title"], entry["source"], config, spec, entry.get("about", ""))
 
 
 #: Models given by the user (a config.json, read by the verbs), by the name ``register_config`` gave them

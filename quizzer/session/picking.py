@@ -228,10 +228,6 @@ def _generate(bank: Bank, template_id: str, seed: int, model: str) -> Instance:
     """``template_id#seed``, asked about ``model`` when one is named (``ID#SEED@MODEL``)."""
     if not model:
         return bank.generate(template_id, seed)
-    from quizzer.bank.model_bank import model_variable
+    from quizzer.bank.model_bank import posed_for
 
-    variable = model_variable(bank.get(template_id))
-    if variable is None:
-        raise QuizzerError(f"it takes no model, but the set names {model[:40]!r}")
-    instance = bank.generate(template_id, seed, {variable: model})
-    return instance.replace(id=f"{template_id}#{seed}@{instance.variables.get(variable, model)}")
+    return posed_for(bank, template_id, seed, model)
