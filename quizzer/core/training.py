@@ -17,7 +17,7 @@ SECONDS_PER_HOUR = 3600
 
 
 def training_time_from_flops(
-    compute_flops: int | float, n_gpus: int, peak_flops: float, mfu: float
+    compute_flops: int | float, n_gpus: int, peak_flops: float, mfu: float, utilization: str = "MFU"
 ) -> Result:
     """Wall-clock training time t = C / (n_gpus × peak × MFU).
 
@@ -29,6 +29,8 @@ def training_time_from_flops(
         n_gpus: number of accelerators working in parallel.
         peak_flops: peak FLOP/s of one accelerator (dense).
         mfu: model FLOPs utilization, in (0, 1].
+        utilization: what ``mfu`` is, for the derivation: "MFU", or "HFU" when the compute counts
+            recomputation.
 
     Returns:
         Seconds (float).
@@ -45,7 +47,7 @@ def training_time_from_flops(
     t = Trace()
     throughput = t.step(
         "Achieved cluster throughput",
-        "GPUs × peak × MFU",
+        f"GPUs × peak × {utilization}",
         f"{num(n_gpus)} × {num(peak_flops)} × {num(mfu)}",
         float(n_gpus * peak_flops * mfu),
         Unit.FLOP_PER_S,
@@ -99,7 +101,10 @@ def training_time(
     """
     t = Trace()
     compute = t.use(training_flops_by(n_params, n_tokens, flop_count))
-    seconds = t.use(training_time_from_flops(compute, n_gpus, peak_flops, mfu), t.steps[-1].factors)
+    utilization = "HFU" if flop_count == "8N" else "MFU"
+    seconds = t.use(
+        training_time_from_flops(compute, n_gpus, peak_flops, mfu, utilization), t.steps[-1].factors
+    )
     if flop_count == "8N":
         convention = (
             "utilization of the FLOPs executed (HFU: full recomputation counted, 8·N·D); "
