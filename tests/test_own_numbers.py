@@ -155,8 +155,8 @@ BEYOND_FIGURES = {
 }
 
 
-def _chip_of(template_id: str, var: str) -> str:
-    drawn = bank().generate(template_id, 3)
+def _chip_of(template_id: str, var: str, seed: int = 3) -> str:
+    drawn = bank().generate(template_id, seed)
     return str(drawn.variables.get(var) or next(p.variables[var] for p in drawn.parts if var in p.variables))
 
 
@@ -183,17 +183,22 @@ def test_some_figure_of_the_chip_changes_an_answer(case: tuple[str, str]) -> Non
     """Every template that takes a chip uses one of its figures: doubling one of them changes an answer
     (doubling them all may not: a ridge point is a ratio)."""
     template_id, var = case
-    chip = _chip_of(template_id, var)
-    base = values(bank().generate(template_id, 3, {var: chip}))
     changed = []
-    for field, value in _as_custom(chip).items():
-        if field == "interconnect_links":
-            continue
-        try:
-            own = bank().generate(template_id, 3, {var: chip, f"{var}.{field}": repr(2 * float(value))})
-        except TemplateError:
-            continue  # a figure the draw cannot take (a constraint on memory): the others must move it
-        changed += [field] if values(own) != base else []
+    for seed in range(3, 40):  # a draw may use no figure (a small model fits any chip)
+        chip = _chip_of(template_id, var, seed)
+        base = values(bank().generate(template_id, seed, {var: chip}))
+        for field, value in _as_custom(chip).items():
+            if field == "interconnect_links":
+                continue
+            try:
+                own = bank().generate(
+                    template_id, seed, {var: chip, f"{var}.{field}": repr(2 * float(value))}
+                )
+            except TemplateError:
+                continue  # a figure the draw cannot take (a constraint on memory): the others must move it
+            changed += [field] if values(own) != base else []
+        if changed:
+            break
     assert changed, f"{template_id}: no figure of {chip} changes an answer"
 
 
@@ -237,6 +242,15 @@ def test_a_config_json_equal_to_a_preset_gives_identical_answers(name: str) -> N
                 posed_for(bank(), template_id, 5, registered)
             continue
         assert values(posed_for(bank(), template_id, 5, registered)) == values(as_preset), template_id
+
+
+def test_a_field_derived_from_one_set_follows_it() -> None:
+    """GPT-2's head_dim is derived (768 / 12) and its v_head_dim from it: set head_dim, both move; Llama 3's
+    8 KV heads are its config's own and stay when n_heads is set."""
+    gpt2 = preset("gpt2{head_dim=32}").spec
+    assert (gpt2.head_dim, gpt2.v_head_dim) == (32, 32)
+    llama = preset("llama-3-8b{n_heads=16}").spec
+    assert (llama.n_kv_heads, llama.head_dim) == (8, 4096 // 16)
 
 
 def test_a_models_own_field_changes_the_count() -> None:
@@ -365,20 +379,9 @@ def test_model_on_a_template_without_one_is_a_usage_error() -> None:
 
 
 def test_plain_model_through_a_pipe(tmp_path: Path) -> None:
-    out = run_cli(
-        [
-            "plain",
-            "--model",
-            "gemma-3-4b",
-            "--count",
-            "2",
-            "--seed",
-            "5",
-            "--db",
-            str(tmp_path / "h.sqlite3"),
-        ],
-        stdin="1\n\n\n\n\n\n",
-    )
+    history = str(tmp_path / "h.sqlite3")
+    argv = ["plain", "--model", "gemma-3-4b", "--count", "2", "--seed", "5", "--db", history]
+    out = run_cli(*argv, stdin="1\n\n\n\n\n\n")
     assert out.stdout.count("@gemma-3-4b]") == 2
     assert "questions about gemma-3-4b" in out.stderr
 

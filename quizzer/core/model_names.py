@@ -13,9 +13,18 @@ def model_base(model: str) -> str:
     ('llama-3-8b', 'llama-3-8b')
     """
     base = model.strip().partition("{")[0]
-    if base.lower() in _OWN:
-        return ""
+    own = _OWN.get(base.lower())
+    if own is not None:  # a user's config: the preset whose config it is, if any
+        return _preset_with_config(dict(own.config))
     return preset(base).name
+
+
+def _preset_with_config(config: dict[str, object]) -> str:
+    """The preset whose config.json is ``config`` exactly ("" for none): a user's copy of a preset's config
+    is that model, its published facts included."""
+    from quizzer.core.presets import preset_names
+
+    return next((n for n in preset_names() if dict(preset(n).config) == config), "")
 
 
 __all__ = ["model_base"]

@@ -142,6 +142,35 @@ def _top_level_split(text: str) -> list[str]:
     return items
 
 
+#: Spec fields derived from another when a config leaves them out: (derived, its source, the derivation).
+_DERIVED: tuple[tuple[str, str, Any], ...] = (
+    ("n_kv_heads", "n_heads", lambda s: s.n_heads),
+    ("head_dim", "d_model", lambda s: s.d_model // s.n_heads),
+    ("head_dim", "n_heads", lambda s: s.d_model // s.n_heads),
+    ("v_head_dim", "head_dim", lambda s: s.head_dim),
+    ("d_ff_expert", "d_ff", lambda s: s.d_ff),
+    ("d_ff_shared", "d_ff_expert", lambda s: s.d_ff_expert),
+)
+
+
+def _rederived(spec: ModelSpec, fields: Mapping[str, Any]) -> dict[str, None]:
+    """The derived fields to derive again (None) when the user sets their source: a field that was derived
+    follows it (head_dim set, v_head_dim follows), one the config gives stays; one the user sets is kept.
+
+    >>> _rederived(preset_spec("gpt2"), {"head_dim": 32})
+    {'v_head_dim': None}
+    >>> _rederived(preset_spec("llama-3-8b"), {"n_heads": 16})  # 8 KV heads are the config's own
+    {'head_dim': None, 'v_head_dim': None}
+    """
+    again: dict[str, None] = {}
+    changed = set(fields)
+    for derived, source, rule in _DERIVED:
+        if source in changed and derived not in fields and getattr(spec, derived) == rule(spec):
+            again[derived] = None
+            changed.add(derived)
+    return again
+
+
 @cache
 def _with_fields(base: str, fields_text: str) -> Preset:
     """Preset ``base`` with the spec fields of ``fields_text`` replaced (checked by ModelSpec)."""
@@ -153,7 +182,7 @@ def _with_fields(base: str, fields_text: str) -> Preset:
     if unknown:
         raise SpecError(f"a model has no field {unknown[0]!r}{did_you_mean(unknown[0], ModelSpec._fields)}")
     said = ", ".join(f"{k} {v}" for k, v in sorted(fields.items()))
-    spec = found.spec.replace(**fields)
+    spec = found.spec.replace(**fields, **_rederived(found.spec, fields))
     return Preset(base + fields_text, f"{found.title} with {said}", found.source, found.config, spec)
 
 
