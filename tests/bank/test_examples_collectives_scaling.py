@@ -45,8 +45,7 @@ def grade(template_id: str, instance: Instance, number: int, answer: str) -> Any
 # --- one axis of a TPU torus ------------------------------------------------------------------------
 
 V5P_ALL_REDUCE = {
-    "gpu": "tpu-v5p",
-    "link_one_way": "1e11",
+    "gpu": "tpu-v5p",  # 1e11 bytes/s one way per link, the table's figure
     "n_chips": 16,
     "collective": "all-reduce",
     "dtype": "bf16",
@@ -96,7 +95,7 @@ def test_the_book_pop_quiz_is_posed_with_a_warning_about_wraparound() -> None:
     instance = pose(
         "collectives-ici-ring-axis",
         gpu="tpu-v5e",
-        link_one_way="4.5e10",
+        **{"gpu.interconnect_bandwidth": "1.8e11"},  # the book's 4.5e10 per link, on 4 links
         n_chips=4,
         collective="all-gather",
         dtype="bf16",
@@ -109,8 +108,8 @@ def test_the_book_pop_quiz_is_posed_with_a_warning_about_wraparound() -> None:
 
 
 def test_the_sources_figure_note_is_left_out_for_tpu_v4() -> None:
-    v4 = pose("collectives-ici-ring-axis", gpu="tpu-v4", link_one_way="4.5e10", n_chips=8)
-    v6e = pose("collectives-ici-ring-axis", gpu="tpu-v6e", link_one_way="1e11", n_chips=16)
+    v4 = pose("collectives-ici-ring-axis", gpu="tpu-v4", n_chips=8)  # 4.5e10 per link, the table's
+    v6e = pose("collectives-ici-ring-axis", gpu="tpu-v6e", n_chips=16)  # 1e11 per link
     assert "Which figure" not in v4.explanation
     assert "Which figure" in v6e.explanation
     assert "800 GB/s bidirectional per chip over 4 links" in v6e.explanation
@@ -118,7 +117,7 @@ def test_the_sources_figure_note_is_left_out_for_tpu_v4() -> None:
 
 # --- several axes -----------------------------------------------------------------------------------
 
-V4_XY = {"gpu": "tpu-v4", "link_one_way": "4.5e10", "axis_pick": 4, "sharded_axes": 2, "gathered_axes": 2}
+V4_XY = {"gpu": "tpu-v4", "axis_pick": 4, "sharded_axes": 2, "gathered_axes": 2}  # 4.5e10 per link
 
 
 def test_gathering_two_axes_uses_both_axes_links() -> None:
