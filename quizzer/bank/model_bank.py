@@ -58,11 +58,12 @@ class ModelBank(Bank):
                 refused = str(getattr(exc, "message", exc)).splitlines()[0]
                 if "no draw in" in refused:
                     refused = "no draw of its other numbers fits this model"
-                return missing_feature(template, name, self.model) or refused
+                return missing_feature(template, name, self.model, refused) or refused
             if instance.warnings:
                 broken = instance.warnings[0].replace("outside this template's usual range: ", "")
                 return (
-                    missing_feature(template, name, self.model) or f"the model breaks its constraint {broken}"
+                    missing_feature(template, name, self.model, broken)
+                    or f"the model breaks its constraint {broken}"
                 )
         return ""
 
@@ -116,11 +117,20 @@ _FEATURES: tuple[tuple[tuple[str, ...], str, str], ...] = (
         "a dense model: the question is about experts",
     ),
     (("_n_positions", "position_params"), "n_positions", "no learned position table"),
+    (("_qk_norm",), "qk_norm", "no q/k norms"),
 )
 
 
-def missing_feature(template: Template, name: str, model: str) -> str:
-    """The feature ``template`` asks about that ``model`` lacks, in words ("" when it lacks none)."""
+def _has(spec: Any, field: str) -> bool:
+    """Whether ``spec`` has the feature its ``field`` names (a text field: anything but "none")."""
+    value = getattr(spec, field)
+    return value != "none" if isinstance(value, str) else bool(value)
+
+
+def missing_feature(template: Template, name: str, model: str, failed: str = "") -> str:
+    """The feature the question asks about that ``model`` lacks, in words ("" when it lacks none): read first
+    in ``failed`` (the expression that refused the model, or the constraint it broke), else anywhere in the
+    template."""
     from quizzer.bank.check.chip_names import part_expressions
     from quizzer.core.presets import preset
 
@@ -128,6 +138,9 @@ def missing_feature(template: Template, name: str, model: str) -> str:
         spec = preset(model).spec
     except QuizzerError as exc:
         return str(exc)
+    for keys, has, reason in _FEATURES:
+        if any(k in failed for k in keys) and not _has(spec, has):
+            return reason
     words = {
         n for part in template.parts for _, e in part_expressions(template, part) for n in e.names | e.calls
     }
@@ -135,7 +148,7 @@ def missing_feature(template: Template, name: str, model: str) -> str:
         used = any(
             any(k in w for k in keys) for w in words if w.startswith(name + "_") or not w.startswith(name)
         )
-        if used and not getattr(spec, has):
+        if used and not _has(spec, has):
             return reason
     return ""
 
