@@ -103,7 +103,8 @@ def test_mla_deepseek_v3_latent_cache_to_cost() -> None:
     params = 3 * dense + 58 * moe + 2 * 129280 * d + d
     assert params == 671_026_404_352  # "671B" on the model card
     instance = pose("walkthrough-mla-serving", 4, model="deepseek-v3", kv_dtype="bf16")
-    assert (drawn(instance, 3, "gpu"), drawn(instance, 3, "ctx"), drawn(instance, 5, "price")) == (
+    # price 0: the going rate of the chip, charged as rent (--set price=... gives your own)
+    assert (drawn(instance, 3, "gpu"), drawn(instance, 3, "ctx"), drawn(instance, 5, "rent")) == (
         "h200",
         32768,
         4.0,
@@ -159,7 +160,7 @@ def test_moe_qwen3_30b_a3b_active_parameters_to_cost() -> None:
     active = total - layers * (e - top) * 3 * d * ff
     assert active == 3_353_032_704  # "3.3B activated"
     instance = pose("walkthrough-moe-active", 4, model="qwen3-30b-a3b")
-    assert (drawn(instance, 2, "dtype"), drawn(instance, 4, "gpu"), drawn(instance, 5, "price")) == (
+    assert (drawn(instance, 2, "dtype"), drawn(instance, 4, "gpu"), drawn(instance, 5, "rent")) == (
         "bf16",
         "h100-sxm",
         2.5,
