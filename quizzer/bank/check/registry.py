@@ -6,6 +6,7 @@ from quizzer.bank.check.asked_unit import AskedUnit
 from quizzer.bank.check.base import Lint
 from quizzer.bank.check.chip_names import ChipNames
 from quizzer.bank.check.contained import Contained
+from quizzer.bank.check.dead_text import DeadText
 from quizzer.bank.check.degenerate import Degenerate
 from quizzer.bank.check.giveaway import Giveaway
 from quizzer.bank.check.identifiers import Identifiers
@@ -29,6 +30,7 @@ LINTS: tuple[type[Lint], ...] = (
     Omissions,
     AskedUnit,
     ChipNames,
+    DeadText,
 )
 
 
