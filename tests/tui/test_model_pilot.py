@@ -27,7 +27,7 @@ def _app(store: HistoryStore) -> QuizzerApp:
 
 
 async def _until(pilot, done) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(200):  # the model's bank is built in a worker thread
+    for _ in range(600):  # the model's bank is built in a worker thread (30 s at most, under load)
         await pilot.pause(0.05)
         if done():
             return
@@ -47,7 +47,8 @@ async def test_practise_on_a_users_config_json(tmp_path: Path) -> None:
         assert isinstance(app.screen, ModelPickModal)
         await type_keys(pilot, *str(path))
         await pilot.press("enter")
-        await _until(pilot, lambda: isinstance(app.screen, DrillScreen))
+        await _until(pilot, lambda: isinstance(app.focused, AnswerInput))  # the drill is painted
+        assert isinstance(app.screen, DrillScreen)
         assert app.sub_title == "practising on my-llama-30l"
         instance = app.screen.session.instance
         assert "@config-" in instance.id
@@ -77,6 +78,7 @@ async def test_a_model_that_cannot_be_read_is_named_and_home_stays(tmp_path: Pat
         await _until(pilot, lambda: any("mamba" in str(n.message) for n in app._notifications))
         assert isinstance(app.screen, HomeScreen)
         assert app.sub_title == QuizzerApp.SUB_TITLE
+        await pilot.pause(0.2)  # Home's workers end before the app does
 
 
 async def test_escape_changes_nothing_and_empty_returns_to_every_question() -> None:
@@ -91,7 +93,8 @@ async def test_escape_changes_nothing_and_empty_returns_to_every_question() -> N
         await pilot.press("p")
         await type_keys(pilot, *"gemma-3-4b")
         await pilot.press("enter")
-        await _until(pilot, lambda: isinstance(app.screen, DrillScreen))
+        await _until(pilot, lambda: isinstance(app.focused, AnswerInput))
+        assert isinstance(app.screen, DrillScreen)
         assert app.screen.session.instance.id.endswith("@gemma-3-4b")
         await pilot.press("escape", "escape")
         await _until(pilot, lambda: isinstance(app.screen, HomeScreen))
