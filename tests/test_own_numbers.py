@@ -24,6 +24,7 @@ from quizzer.core.presets import preset, preset_names, register_config
 from quizzer.session.picking import format_set, parse_set
 from tests.builtin_bank import builtin_bank
 from tests.cli_run import run_cli
+from tests.sampling import sampled
 
 REFERENCE = Path(__file__).resolve().parent / "data" / "reference"
 
@@ -293,7 +294,9 @@ def _drill(posed: ModelBank, questions: int) -> list[str]:
     return asked
 
 
-@pytest.mark.parametrize("model_type", sorted(BUILDERS))
+# A third of the models in the dev run, all under the ci profile (tests/sampling.py): each builds a bank posed
+# for the model, a second or more; every preset and type is read and counted every run by the core's tests.
+@pytest.mark.parametrize("model_type", sampled(sorted(BUILDERS)))
 def test_a_drill_on_every_model_type_asks_about_that_model(model_type: str) -> None:
     name = register_config(_configs_by_type()[model_type])
     posed = ModelBank(bank(), name)
@@ -304,7 +307,7 @@ def test_a_drill_on_every_model_type_asks_about_that_model(model_type: str) -> N
         assert "\n" not in reason
 
 
-@pytest.mark.parametrize("name", preset_names())
+@pytest.mark.parametrize("name", sampled(preset_names()))
 def test_a_drill_on_every_preset_asks_about_it(name: str) -> None:
     posed = ModelBank(bank(), name)
     assert len(posed.posed()) >= 10, posed.skipped
