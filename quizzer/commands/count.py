@@ -27,12 +27,12 @@ from quizzer.core.units import Unit, elements_bytes, format_bytes, format_count,
 def load_model(ref: str, mtp: bool = False) -> tuple[str, ModelSpec, str]:
     """(name, spec, source) for a preset name or a path to a config.json (or a folder holding one); with
     ``mtp`` the multi-token-prediction modules the config gives are counted."""
-    if not (ref.endswith(".json") or os.sep in ref or "/" in ref or os.path.exists(ref)):
+    from quizzer.bank.read.model_files import is_path, read_config
+
+    if not is_path(ref):
         found = preset(ref)
         spec = from_hf_config(found.config, mtp=True) if mtp else found.spec
         return found.name, spec, found.source
-    from quizzer.bank.read.model_files import read_config
-
     path, config = read_config(ref)
     try:
         spec = from_hf_config(config, mtp=mtp)

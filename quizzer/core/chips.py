@@ -43,7 +43,7 @@ def chip_spec(base: str, fields: Mapping[str, float | int]) -> str:
     'tpu-v5e{bf16=394000000000000.0,hbm_bandwidth=810000000000.0}'
     """
     base_name, own = split_chip(base)
-    merged = {**own, **{name: _field_value(name, value) for name, value in fields.items()}}
+    merged = {**own, **{name: field_value(name, value) for name, value in fields.items()}}
     if not merged:
         return base_name
     inner = ",".join(f"{name}={merged[name]!r}" for name in sorted(merged))
@@ -67,11 +67,11 @@ def split_chip(text: str) -> tuple[str, dict[str, float | int]]:
         name, eq, value = item.partition("=")
         if not eq:
             raise SpecError(f"chip {text!r}: write field=value, not {item!r}")
-        fields[name.strip()] = _field_value(name.strip(), value.strip())
+        fields[name.strip()] = field_value(name.strip(), value.strip())
     return base.strip(), fields
 
 
-def _field_value(name: str, value: object) -> float | int:
+def field_value(name: str, value: object) -> float | int:
     """A field's number, checked: a known field, a finite positive number, whole where it must be."""
     if name not in CHIP_FIELDS:
         from quizzer.core.checks import did_you_mean
@@ -199,6 +199,7 @@ __all__ = [
     "chip_sheet_sparse",
     "chip_spec",
     "chip_title",
+    "field_value",
     "own_chip",
     "split_chip",
 ]

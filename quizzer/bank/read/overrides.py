@@ -69,10 +69,10 @@ def parse_field(var: Variable, field: str, value: Any, template: Template) -> An
     from quizzer.core.errors import QuizzerError
 
     if is_chip(var):
-        from quizzer.core.chips import chip_spec, split_chip
+        from quizzer.core.chips import field_value
 
         try:
-            return split_chip(chip_spec("custom", {field: _number(value) or value}))[1][field]
+            return field_value(field, _number(value) or value)
         except QuizzerError as exc:
             raise fail(str(exc)) from None
     if var.kind == "preset":
