@@ -147,10 +147,16 @@ def _drill(p: Parser) -> None:
     p.add_argument("--seed", type=int, help="the same seed gives the same sequence of questions")
     p.add_argument(
         "--order",
-        choices=("random", "weakest", "unseen"),
+        choices=("random", "weakest", "unseen", "slowest"),
         default="random",
-        help="weakest: lowest recent accuracy first; unseen: never answered first (default: random; "
-        "never the same template twice in a row)",
+        help="weakest: lowest recent accuracy first; unseen: never answered first; slowest: your median "
+        "time against the expected minutes, slowest first (default: random; never the same template twice "
+        "in a row)",
+    )
+    p.add_argument(
+        "--slips",
+        action="store_true",
+        help="the templates where your most frequent recorded slips (GB/GiB, dtype, K and V...) can happen",
     )
 
 

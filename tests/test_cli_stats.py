@@ -173,6 +173,7 @@ def test_stats_json(history: tuple[Path, list[Attempt]], tmp_path: Path) -> None
         "by_difficulty",
         "leeches",
         "mocks",
+        "top_slip",
     }
     assert data["parts"] == []  # no chain in this history
     assert (data["leeches"], data["mocks"]) == ([], [])  # no card suspended, no mock taken

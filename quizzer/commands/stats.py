@@ -97,6 +97,9 @@ def _mistakes(stats: Stats, utc_offset_seconds: int) -> list[str]:
     if not stats.mistakes:
         return []
     lines = ["", "Most frequent mistakes"]
+    if stats.top_slip is not None:
+        words, count = stats.top_slip
+        lines.append(f"  your top slip: {words} ({count}×; quizzer drill --slips)")
     for m in stats.mistakes:
         more = f" +{len(m.template_ids) - 2} more" if len(m.template_ids) > 2 else ""
         templates = ", ".join(m.template_ids[:2]) + more
@@ -161,6 +164,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     finally:
         store.close()
     bank = open_bank(args)
+    from quizzer.session.chain import template_lookup
+    from quizzer.session.slips import top_slip
+
     difficulty_of = difficulties(bank, (a.template_id for a in attempts))
     suspended = [c for c in cards if c.suspended is not None]
     title_of = titles(bank, (c.template_id for c in suspended))
@@ -174,6 +180,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     ).replace(
         leeches=tuple(leeches(suspended, lambda t: title_of.get(t, t))),
         mocks=tuple(past_mocks(attempts, sessions)),
+        top_slip=top_slip(attempts, template_lookup(bank)),
     )
     if args.json:
         print(json.dumps(stats_json(stats), indent=2))

@@ -26,7 +26,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.verb == "drill":
         if args.template and (args.topic or args.difficulty):
             raise UsageError("--template picks one template: leave out --topic and --difficulty")
-        drill = DrillOptions(args.topic, args.difficulty, args.template, args.seed, args.order)
+        if args.template and args.slips:
+            raise UsageError("--slips picks the templates: leave out --template")
+        drill = DrillOptions(
+            args.topic, args.difficulty, args.template, args.seed, args.order, slips=args.slips
+        )
     elif args.verb == "mock":
         count = settings.mock_count if args.count is None else args.count
         minutes = settings.mock_minutes if args.minutes is None else args.minutes

@@ -11,7 +11,7 @@ from quizzer.bank.generate.render import Instance
 from quizzer.bank.loader import Bank
 from quizzer.bank.read.schema import Template
 from quizzer.grading.grade import Verdict
-from quizzer.session.progress import UNANSWERED, TemplateProgress, with_answer
+from quizzer.session.progress import UNANSWERED, TemplateProgress, time_ratio, with_answer
 from quizzer.session.records import RIGHT, Attempt
 from quizzer.session.turn import Turn, grade_instance, read_answer
 
@@ -19,7 +19,7 @@ __all__ = ["ORDERS", "DrillSession", "grade_instance", "read_answer"]
 
 #: The orders a drill draws its templates in: uniformly, the weakest by recent accuracy first, or the
 #: templates never answered first. None draws the same template twice in a row (unless it is the only one).
-ORDERS = ("random", "weakest", "unseen")
+ORDERS = ("random", "weakest", "unseen", "slowest")
 
 
 class DrillSession:
@@ -36,7 +36,8 @@ class DrillSession:
     ``order`` is one of ORDERS. "weakest" and "unseen" read ``progress`` (each template's answers so far,
     from the history: ``template_progress(attempts)``), updated by the drill's own answers: "weakest" goes
     through the answered templates by recent accuracy, lowest first (then the unanswered ones), "unseen"
-    through the never-answered templates first; each ranks again once it has been through them all.
+    through the never-answered templates first, "slowest" through the answered ones by their median time
+    against expected minutes, slowest first; each ranks again once it has been through them all.
     ``plan`` lists templates asked first, in that order (a placement drill); the order takes over after.
     ``only`` (when not empty) keeps just those templates among the ones the filters match (a cram session's
     weakest, the leeches); ``mode`` is what the attempts record ("drill", "cram").
@@ -111,6 +112,9 @@ class DrillSession:
             tiebreak = self._rng.random()
             if self.order == "unseen":
                 keyed.append(((progress is not None, tiebreak), template_id))
+            elif self.order == "slowest":  # slowest against its expected minutes first, never timed last
+                slowness = None if progress is None else progress.slowness
+                keyed.append(((slowness is None, -(slowness or 0.0), tiebreak), template_id))
             else:
                 accuracy = None if progress is None else progress.recent_accuracy
                 keyed.append(((accuracy is None, accuracy or 0.0, tiebreak), template_id))
@@ -169,7 +173,7 @@ class DrillSession:
         if attempt.verdict not in UNANSWERED:
             template_id = attempt.template_id
             self._progress[template_id] = with_answer(
-                self._progress.get(template_id), template_id, attempt.right
+                self._progress.get(template_id), template_id, attempt.right, time_ratio(attempt)
             )
         if attempt.right:
             self.streak += 1

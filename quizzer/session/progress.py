@@ -29,6 +29,17 @@ class TemplateProgress(Record):
     right: int = 0
     recent: tuple[bool, ...] = ()
     """Its last answers (at most RECENT_ANSWERS), oldest first: True for a right one."""
+    times: tuple[float, ...] = ()
+    """Its last answers' times against the template's expected minutes (2.0: twice as long), oldest first."""
+
+    @property
+    def slowness(self) -> float | None:
+        """The median of its recent times against expected; None when no answer was timed."""
+        if not self.times:
+            return None
+        ordered = sorted(self.times)
+        middle = len(ordered) // 2
+        return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
     @property
     def last_right(self) -> bool:
@@ -75,19 +86,34 @@ def template_progress(attempts: Iterable[Attempt]) -> dict[str, TemplateProgress
     for attempt in attempts:
         if attempt.verdict not in UNANSWERED:
             t = attempt.template_id
-            progress[t] = with_answer(progress.get(t), t, attempt.verdict in RIGHT)
+            progress[t] = with_answer(progress.get(t), t, attempt.verdict in RIGHT, time_ratio(attempt))
     return progress
 
 
-def with_answer(progress: TemplateProgress | None, template_id: str, right: bool) -> TemplateProgress:
-    """``progress`` (None: never answered) after one more answer, right or not.
+def time_ratio(attempt: Attempt) -> float | None:
+    """The attempt's time against its template's expected minutes (None when they were not recorded)."""
+    return attempt.seconds / (60 * attempt.minutes) if attempt.minutes > 0 else None
+
+
+def with_answer(
+    progress: TemplateProgress | None, template_id: str, right: bool, time_ratio: float | None = None
+) -> TemplateProgress:
+    """``progress`` (None: never answered) after one more answer, right or not, taking ``time_ratio`` of
+    the expected minutes (None: not timed).
 
     >>> with_answer(with_answer(None, "a", False), "a", True)
-    TemplateProgress(template_id='a', answered=2, right=1, recent=(False, True))
+    TemplateProgress(template_id='a', answered=2, right=1, recent=(False, True), times=())
+    >>> with_answer(with_answer(None, "a", True, 3.0), "a", True, 1.0).slowness
+    2.0
     """
     before = progress or TemplateProgress(template_id)
+    times = before.times if time_ratio is None else (*before.times, time_ratio)[-RECENT_ANSWERS:]
     return TemplateProgress(
-        template_id, before.answered + 1, before.right + right, (*before.recent, right)[-RECENT_ANSWERS:]
+        template_id,
+        before.answered + 1,
+        before.right + right,
+        (*before.recent, right)[-RECENT_ANSWERS:],
+        times,
     )
 
 

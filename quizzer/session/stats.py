@@ -107,6 +107,9 @@ class Stats(Record):
     skipped: int = 0
     """Questions skipped, or left unanswered when a mock's time ran out: practice, but not answers, so
     they are left out of ``attempts``, the accuracy and the times (they do count for the streak)."""
+    top_slip: tuple[str, int] | None = None
+    """Your most frequent slip family (its words) and how often it was recorded (the app's Stats: s drills
+    it); None when no slip was recorded or it was not read."""
     unfinished_mocks: int = 0
     """Mocks that started and never finished (the app crashed or was killed while one ran)."""
     parts: tuple[PartStats, ...] = ()

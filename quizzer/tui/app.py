@@ -208,6 +208,21 @@ class QuizzerApp(AppModes):
             "Study", "Spaced repetition: what is due, then new templates", mode(self.start_study)
         )
         yield SystemCommand(
+            "Drill your slips",
+            "The templates where your most frequent recorded slips can happen",
+            mode(partial(self.start_drill, DrillOptions(slips=True))),
+        )
+        yield SystemCommand(
+            "Drill your slowest",
+            "Your slowest templates against their expected minutes first",
+            mode(partial(self.start_drill, DrillOptions(order="slowest"))),
+        )
+        yield SystemCommand(
+            "Practise on a model",
+            "Every question that takes a model, about yours",
+            self.action_practise_model,
+        )
+        yield SystemCommand(
             "Stats", "Accuracy per topic, mistakes, trend and streak", again("StatsScreen", self.action_stats)
         )
         yield SystemCommand(

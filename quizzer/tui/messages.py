@@ -23,10 +23,14 @@ class StartMode(Message):
         template_id: str | None = None,
         seed: int | None = None,
         template_ids: tuple[str, ...] = (),
+        order: str = "random",
+        slips: bool = False,
     ) -> None:
         super().__init__()
         self.mode, self.topic, self.difficulty = mode, topic, difficulty
         self.template_id, self.seed, self.template_ids = template_id, seed, template_ids
+        #: A drill's order (quizzer.session.drill.ORDERS) and whether it aims at your slips.
+        self.order, self.slips = order, slips
 
 
 class OpenScreen(Message):

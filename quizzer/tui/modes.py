@@ -76,7 +76,13 @@ class AppModes(AppServices):
         if event.mode == "drill":
             await self.start_drill(
                 DrillOptions(
-                    event.topic, event.difficulty, event.template_id, event.seed, only=event.template_ids
+                    event.topic,
+                    event.difficulty,
+                    event.template_id,
+                    event.seed,
+                    event.order,
+                    only=event.template_ids,
+                    slips=event.slips,
                 )
             )
         elif event.mode == "cram":
@@ -88,6 +94,26 @@ class AppModes(AppServices):
             )
         elif event.mode == "study":
             await self.start_study(StudyOptions(event.topic, self.new_per_day, event.seed))
+
+    async def aim_at_slips(self, options: DrillOptions) -> DrillOptions | None:
+        """``options`` kept to the templates where your most frequent recorded slips can happen, said in a
+        notification; None, with a notice, when the history has no slip yet (or none fits the filters)."""
+        from quizzer.session.slips import family_words
+
+        ids = self.questions_bank().matching_ids(topic=options.topic, difficulty=options.difficulty)
+        read = await self.read(self.reader.slip_drill, ids)
+        if read is None:
+            return None
+        families, chosen = read
+        if not families:
+            self.notify("No slip recorded yet: drill a little first.", title="Your slips", markup=False)
+            return None
+        if not chosen:
+            self.notify("No template here builds in your slips.", title="Your slips", severity="warning")
+            return None
+        said = "; ".join(family_words(f) for f in families)
+        self.notify(f"{len(chosen)} templates where you slip most: {said}.", title="Your slips", markup=False)
+        return options.replace(only=tuple(chosen), slips=False)
 
     async def start_drill(self, options: DrillOptions | None = None) -> bool:
         """Open a drill over the templates that match (a fresh seed unless one is given); False, with a
@@ -104,6 +130,11 @@ class AppModes(AppServices):
                 announced = True
                 self.placement_done(session)
 
+        if options.slips:  # the templates where your most frequent slips can happen (read before the screen)
+            aimed = await self.aim_at_slips(options)
+            if aimed is None:
+                return False
+            options = aimed
         progress = None
         if options.order != "random":  # the history's answers per template (read before the screen)
             progress = await self.read(self.reader.template_progress)

@@ -24,6 +24,8 @@ class DrillOptions(Record):
     """The session the attempts join (a placement drill resumed); None: a new one."""
     placement: bool = False
     """The plan is the guided start's placement: once through it, its mark is finished and a path shown."""
+    slips: bool = False
+    """Only the templates where your most frequent recorded slip families can happen (read at the start)."""
 
 
 class CramOptions(Record):

@@ -118,8 +118,10 @@ class HistoryReader:
 
     def stats(self) -> Stats:
         """The Stats screen's figures, its leeches and past mocks."""
+        from quizzer.session.chain import template_lookup
         from quizzer.session.leeches import leeches
         from quizzer.session.past_mocks import past_mocks
+        from quizzer.session.slips import top_slip
         from quizzer.session.stats import compute_stats, difficulties, titles
 
         self.writer.drain()
@@ -137,6 +139,7 @@ class HistoryReader:
         ).replace(
             leeches=tuple(leeches(suspended, lambda t: title_of.get(t, visible(t)))),
             mocks=tuple(past_mocks(attempts, sessions)),
+            top_slip=top_slip(attempts, template_lookup(bank)),
         )
 
     def past_mocks(self) -> list[PastMock]:
@@ -191,6 +194,27 @@ class HistoryReader:
         self.writer.drain()
         cards = {c.template_id: c for c in self.store.cards()}
         return cards, new_left_today(cards.values(), local_midnight(self.wall()), new_per_day)
+
+    def slip_drill(self, template_ids: Sequence[str]) -> tuple[list[str], list[str]]:
+        """(your most frequent slip families, the templates of ``template_ids`` where they can happen):
+        what a slips drill asks; ([], []) when the history recorded no slip."""
+        from quizzer.bank.errors import TemplateError
+        from quizzer.session.chain import template_lookup
+        from quizzer.session.slips import slip_counts, templates_for, top_slips
+
+        self.writer.drain()
+        bank = load_bank(self.question_paths)
+        families = top_slips(slip_counts(shown(self.store.attempts()), template_lookup(bank)))
+        if not families:
+            return [], []
+
+        def generate(template_id: str) -> Instance | None:
+            try:
+                return bank.generate(template_id, 1)
+            except (KeyError, TemplateError):
+                return None
+
+        return families, templates_for(families, template_ids, generate)
 
     def template_progress(self) -> dict[str, TemplateProgress]:
         """Each template's answers so far (a drill ordered by weakness or by what is unseen)."""

@@ -60,6 +60,8 @@ class HomeScreen(Screen[None]):
         Binding("w", "weakest", "Weakest", id="home-weakest"),
         Binding("g", "start_here", "Start here", id="home-start-here"),
         Binding("p", "practise_model", "Practise on a model", show=False, id="home-model"),
+        Binding("e", "slips", "Drill your slips", show=False, id="home-slips"),
+        Binding("o", "slowest", "Drill your slowest", show=False, id="home-slowest"),
         Binding("question_mark", "app.help", "Help", id="home-help"),
         Binding("q", "app.quit", "Quit", show=False, id="home-quit"),
     ]
@@ -305,6 +307,14 @@ class HomeScreen(Screen[None]):
         """The guided start's placement drill."""
         if self.start_here is not None:
             await self.start_here()
+
+    def action_slips(self) -> None:
+        """Drill the templates where your most frequent recorded slips can happen."""
+        self.post_message(StartMode("drill", topic=self._filter("#topic-filter"), slips=True))
+
+    def action_slowest(self) -> None:
+        """Drill your slowest templates against their expected minutes first."""
+        self.post_message(StartMode("drill", topic=self._filter("#topic-filter"), order="slowest"))
 
     def action_weakest(self) -> None:
         """Drill the weakest topic (nothing, with a notice, until a topic has enough answers)."""

@@ -169,11 +169,18 @@ def _chains(stats: Stats) -> list[RenderableType]:
 def _mistakes(stats: Stats) -> list[RenderableType]:
     if not stats.mistakes:
         return []
+    top: list[RenderableType] = []
+    if stats.top_slip is not None:
+        words, count = stats.top_slip
+        top = [
+            Text(f"Your top slip: {words} ({count} times) · s drills the templates where it happens"),
+            Text(""),
+        ]
     mistakes = titled_table("Mistakes made most often", "mistake", "times>", "in")
     for m in stats.mistakes:
         shown = ", ".join(m.template_ids[:3]) + ("…" if len(m.template_ids) > 3 else "")
         mistakes.add_row(Text(m.title), str(m.count), Text(shown))
-    return [mistakes, Text("")]
+    return [*top, mistakes, Text("")]
 
 
 def _leeches(stats: Stats) -> list[RenderableType]:
@@ -217,6 +224,7 @@ class StatsScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "refresh_stats", "Refresh", id="stats-refresh"),
         Binding("l", "drill_leeches", "Drill leeches", id="stats-drill-leeches"),
+        Binding("s", "drill_slips", "Drill your slips", id="stats-drill-slips"),
         Binding("u", "return_leeches", "Leeches to study", id="stats-return-leeches"),
         Binding("p", "past_mocks", "Past mocks", id="stats-past-mocks"),
         Binding("x", "export", "Export CSV", id="stats-export"),
@@ -264,9 +272,16 @@ class StatsScreen(Screen[None]):
             return self.stats is not None and bool(self.stats.leeches)
         if action == "past_mocks":
             return self.stats is not None and bool(self.stats.mocks)
+        if action == "drill_slips":
+            return self.stats is not None and self.stats.top_slip is not None
         if action == "export":
             return self.stats is not None and self.stats.attempts + self.stats.skipped > 0
         return True
+
+    def action_drill_slips(self) -> None:
+        """Drill the templates where your most frequent slips can happen."""
+        if self.stats is not None and self.stats.top_slip is not None:
+            self.post_message(StartMode("drill", slips=True))
 
     def action_drill_leeches(self) -> None:
         if self.stats is not None and self.stats.leeches:
