@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 import tomllib
@@ -36,6 +37,10 @@ class Settings(Record):
     desired_retention: float = 0.9
     """The probability of recall at a card's due date that study's fsrs schedule aims for (0.7 to 0.99):
     higher means shorter intervals, more reviews."""
+    interview_date: str | None = None
+    """The date study plans toward (``quizzer study --until``), as YYYY-MM-DD; None: plain fsrs study."""
+    daily_minutes: float = 30.0
+    """Minutes a day studying toward ``interview_date`` may take (the plan's budget)."""
     theme: str | None = None
     """The app's theme, by Textual's name ("nord"); the palette's theme switcher saves it. None: Textual's."""
     keymap: tuple[tuple[str, str], ...] = ()
@@ -49,12 +54,15 @@ _FIELDS: dict[str, tuple[type, float]] = {
     "mock_count": (int, 1),
     "mock_minutes": (float, 0),
     "leech_lapses": (int, 0),
+    "daily_minutes": (float, 0),
 }
-_KNOWN = (*_FIELDS, "desired_retention", "theme", "keymap")
+_KNOWN = (*_FIELDS, "desired_retention", "interview_date", "theme", "keymap")
 #: Bytes of config.toml read at most: a settings file holds a few hundred.
 MAX_CONFIG_BYTES = 1 << 20
 #: The range of ``desired_retention`` (inclusive): fsrs's schedule is poor outside it.
 RETENTION_RANGE = (0.7, 0.99)
+#: A date as config.toml and ``--until`` write it.
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 #: What a binding id looks like (quizzer's are kebab-case); any other is quoted in messages.
 _PLAIN_ID = re.compile(r"[A-Za-z0-9_-]+")
 #: One key of a keymap value: a name or a character, with modifiers ("j", "ctrl+n", "question_mark", "?").
@@ -111,6 +119,9 @@ def load_settings(path: str) -> Settings:
         if key == "desired_retention":
             values[key] = _retention(path, value)
             continue
+        if key == "interview_date":
+            values[key] = _interview_date(path, value)
+            continue
         if key not in _FIELDS:
             known = ", ".join(_KNOWN)
             raise ConfigError(f"{path}: unknown key {key!r}{did_you_mean(key, _KNOWN)} (known: {known})")
@@ -154,6 +165,29 @@ def _retention(path: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
         raise ConfigError(f"{path}: desired_retention must be a number from {low} to {high}, e.g. 0.9")
     return float(value)
+
+
+def parse_date(text: str) -> datetime.date | None:
+    """The calendar date ``text`` names as YYYY-MM-DD, None when it names none.
+
+    >>> parse_date("2026-12-18"), parse_date("2026-02-30"), parse_date("18/12/2026")
+    (datetime.date(2026, 12, 18), None, None)
+    """
+    if not _DATE.fullmatch(text):
+        return None
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _interview_date(path: str, value: object) -> str:
+    """``interview_date``: a TOML date or a "YYYY-MM-DD" string naming a real date, kept as that string."""
+    if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+        return value.isoformat()
+    if isinstance(value, str) and parse_date(value.strip()) is not None:
+        return value.strip()
+    raise ConfigError(f'{path}: interview_date must be a date written YYYY-MM-DD, e.g. "2026-12-18"')
 
 
 def _id(binding_id: str) -> str:
@@ -273,6 +307,8 @@ _NEW_FILE_TOP = """\
 # mock_count = 8       # questions in a mock
 # mock_minutes = 20    # minutes for a whole mock
 # desired_retention = 0.9   # study: the recall fsrs aims at when a card falls due (0.7 to 0.99)
+# interview_date = "2026-12-18"   # study plans toward this date (quizzer study --until)
+# daily_minutes = 30   # minutes a day the plan toward interview_date may take
 """
 _NEW_FILE_END = """
 # [keymap]             # binding id = key, or keys separated by commas
@@ -280,7 +316,7 @@ _NEW_FILE_END = """
 """
 
 #: The keys the app saves (top-level strings); the rest of the file is the user's.
-SAVED_KEYS = ("theme",)
+SAVED_KEYS = ("theme", "interview_date")
 
 
 def save_setting(path: str, key: str, value: str) -> None:
