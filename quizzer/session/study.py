@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.generate.hints import Hint
@@ -31,6 +31,10 @@ class StudySession:
     ``on_remove`` the template whose card an undo drops (it was new). A review rated "again" that is the
     card's ``leech_lapses``-th lapse (``is_leech_lapse``) suspends it: ``leech`` names it until the next
     question, and a suspended card is never drawn.
+
+    ``plan`` (studying toward a date: ``deadline_plan(...).today.template_ids``) is today's planned
+    reviews: they are drawn first, in order, each once, due or not, a new one whatever the daily limit
+    (the plan introduces its own); then the session goes on as without one. None: no plan.
     """
 
     def __init__(
@@ -50,6 +54,7 @@ class StudySession:
         on_review: Callable[[CardState], None] | None = None,
         on_remove: Callable[[str], None] | None = None,
         leech_lapses: int = LEECH_LAPSES,
+        plan: Sequence[str] | None = None,
     ) -> None:
         self._bank = bank
         self._cards = dict(cards)
@@ -62,6 +67,8 @@ class StudySession:
         self._scheduler = scheduler or Scheduler()
         self._on_attempt, self._on_review, self._on_remove = on_attempt, on_review, on_remove
         self._leech_lapses = leech_lapses
+        self._planned = list(dict.fromkeys(plan or ()))
+        self._planned_done: list[str] = []
         self.leech: str | None = None
         """The template the last commit suspended as a leech; None when it suspended none."""
         self.leeches: list[str] = []
@@ -136,7 +143,19 @@ class StudySession:
                 self._new_order.remove(template_id)
             return None
 
+    @property
+    def planned_left(self) -> list[str]:
+        """Today's planned reviews not yet committed (the current question's included), in order."""
+        return [t for t in self._planned if t not in self._planned_done and t in self._candidates]
+
     def _draw(self) -> Instance | None:
+        for template_id in self.planned_left:
+            card = self._cards.get(template_id)
+            if card is not None and card.suspended is not None:
+                continue
+            instance = self._generate(template_id)
+            if instance is not None:
+                return instance
         candidates = set(self._candidates)
         for card in due((c for t, c in self._cards.items() if t in candidates), self._wall()):
             instance = self._generate(card.template_id)
@@ -251,8 +270,13 @@ class StudySession:
             self.leeches.append(template_id)
         self._cards[template_id] = state
         right = all(a.verdict in RIGHT for a in self.turn.attempts)
+        planned = template_id in self._planned and template_id not in self._planned_done
+        if planned:
+            self._planned_done.append(template_id)
         self._undo.append(
-            _Committed(self.turn, before, self.rating, self.proposed or self.rating, self.reason, right)
+            _Committed(
+                self.turn, before, self.rating, self.proposed or self.rating, self.reason, right, planned
+            )
         )
         if before is None:
             self._new_left = max(self._new_left - 1, 0)
@@ -286,6 +310,8 @@ class StudySession:
         ):
             self.leeches.pop()
         self.leech = None
+        if last.planned:
+            self._planned_done.remove(template_id)
         if last.before is None:
             del self._cards[template_id]
             self._new_left += 1
@@ -334,6 +360,8 @@ class _Committed(Record):
     proposed: str
     reason: str
     right: bool
+    planned: bool = False
+    """It was the first review of a template in today's plan."""
 
 
 class StudySummary(Record):
