@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, time, tzinfo
 
 import fsrs
 
@@ -39,6 +39,8 @@ from quizzer.core.words import counted
 from quizzer.session.records import CardState
 
 _DAY = 86_400.0
+#: How long before the date study toward it is taken to have begun at most, when the caller does not say.
+MAX_LEAD_DAYS = 56
 #: The expected minutes of a template the caller gives none for.
 DEFAULT_MINUTES = 2.0
 
@@ -114,6 +116,16 @@ def days_until(now: float, date: float) -> int:
     return max(math.ceil((date - now) / _DAY - 1e-9), 0)
 
 
+def date_start(day: date, tz: tzinfo) -> float:
+    """The epoch seconds at which ``day`` begins in the time zone ``tz`` (the caller's local one): the
+    moment an interview on that date is planned toward, so the last day of the plan is the day before.
+
+    >>> date_start(date(2026, 12, 18), UTC)
+    1797552000.0
+    """
+    return datetime.combine(day, time(), tzinfo=tz).timestamp()
+
+
 def _utc(seconds: float) -> datetime:
     return datetime.fromtimestamp(seconds, tz=UTC)
 
@@ -133,9 +145,10 @@ def deadline_plan(
     ``new_ids`` (templates not studied yet, introduced in this order), each template costing
     ``minutes[id]`` (``DEFAULT_MINUTES`` when missing), at most ``daily_minutes`` a day.
 
-    ``begun`` is when study toward this date began (None: now): the window is the last quarter of the time
-    from then to the date, so that a plan made again each day keeps the same window, and a card reviewed in
-    it already counts as covered."""
+    ``begun`` is when study toward this date began: the window is the last quarter of the time from then to
+    the date, so that a plan made again each day keeps the same window, and a card reviewed in it already
+    counts as covered. None: when the first of ``cards`` was introduced, or ``MAX_LEAD_DAYS`` before the
+    date if that is later (now when there is no card)."""
     model = fsrs.Scheduler(desired_retention=desired_retention, enable_fuzzing=False)
     cards = list(cards)
     ids = [*(c.template_id for c in cards), *new_ids]
@@ -145,7 +158,9 @@ def deadline_plan(
     total = days_until(now, date)
     if total == 0:
         return DeadlinePlan(now, date, daily_minutes, (), 0, True, 0.0, (), ())
-    window_opens = date - window_days(days_until(min(begun if begun is not None else now, now), date)) * _DAY
+    if begun is None:
+        begun = max(min([c.introduced for c in cards], default=now), date - MAX_LEAD_DAYS * _DAY)
+    window_opens = date - window_days(days_until(min(begun, now), date)) * _DAY
     first_window_day = next((i for i in range(total) if now + i * _DAY >= window_opens - 1.0), total - 1)
     intro_days = max(1, math.ceil(first_window_day / 2))
     when = _utc(date)

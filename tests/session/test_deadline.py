@@ -31,7 +31,7 @@ def _plan(cards: list[CardState], new: list[str], days: float, budget: float, **
 
 def test_the_window_is_the_last_quarter_and_at_least_two_days() -> None:
     assert [window_days(n) for n in (1, 2, 3, 8, 12, 30, 60)] == [1, 2, 2, 2, 3, 8, 15]
-    plan = _plan(_studied([f"s{n}" for n in range(20)], START - 40 * DAY), [], 30, 60)
+    plan = _plan(_studied([f"s{n}" for n in range(20)], START - 40 * DAY), [], 30, 60, begun=START)
     assert plan.days_left == 30
     assert plan.window_start == 22
 
@@ -84,7 +84,7 @@ def test_what_to_drop_gains_least_per_minute() -> None:
     (rated hard yesterday) gain much: the strong ones are dropped."""
     strong = _studied([f"strong{n}" for n in range(10)], START - 30 * DAY, "easy")
     weak = _studied([f"weak{n}" for n in range(10)], START - 2 * DAY, "hard")
-    plan = _plan([*strong, *weak], [], 3, 8)
+    plan = _plan([*strong, *weak], [], 3, 8, begun=START)
     assert not plan.fits
     dropped = [t for t in plan.drop if t.startswith(("strong", "weak"))]
     assert dropped
@@ -132,3 +132,16 @@ def test_a_date_a_few_days_away_reviews_everything_before_it(days: int) -> None:
     plan = _plan(_studied(ids, START - 30 * DAY), ["n"], days, 60)
     assert plan.fits
     assert {t for day in plan.days for t in day.template_ids} == {*ids, "n"}
+
+
+def test_without_begun_the_window_counts_from_the_first_card_or_eight_weeks_before() -> None:
+    """Studied since 13 days ago, 3 days to go: the window is the last 4 of 16 days (all 3 left); the
+    first card introduced a year ago, 40 days to go: the window is the last quarter of 56 days; 60 days to
+    go, of the 60 days (study toward the date begins now)."""
+    recent = _studied(["a"], START - 13 * DAY)
+    assert _plan(recent, [], 3, 30).window_start == 0
+    assert _plan(recent, [], 3, 30, begun=START).window_start == 1
+    old = _studied(["a"], START - 365 * DAY)
+    assert _plan(old, [], 40, 30).window_start == 40 - 14
+    assert _plan(old, [], 60, 30).window_start == 60 - 15
+    assert _plan([], ["n"], 60, 30).window_start == 60 - 15
