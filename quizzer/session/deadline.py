@@ -34,6 +34,8 @@ from datetime import UTC, date, datetime, time, tzinfo
 
 import fsrs
 
+from quizzer.bank.errors import TemplateError
+from quizzer.bank.loader import Bank
 from quizzer.core.record import Record
 from quizzer.core.words import counted
 from quizzer.session.records import CardState
@@ -234,6 +236,40 @@ def deadline_plan(
         missing,
         drop,
         tuple(sorted(recall.items())),
+    )
+
+
+def study_plan(
+    bank: Bank,
+    cards: Iterable[CardState],
+    template_ids: Sequence[str],
+    *,
+    now: float,
+    date: float,
+    daily_minutes: float,
+    desired_retention: float = 0.9,
+    begun: float | None = None,
+) -> DeadlinePlan:
+    """``deadline_plan`` over a study session's ``template_ids`` (a topic's, or the bank's): the cards of
+    other templates are left out, the templates without a card are the new ones (in that order), and each
+    costs its template's expected ``minutes`` (an invalid or unknown template is left out)."""
+    minutes: dict[str, float] = {}
+    for template_id in dict.fromkeys(template_ids):
+        try:
+            minutes[template_id] = bank.get(template_id).minutes
+        except (KeyError, TemplateError):
+            continue
+    mine = [c for c in cards if c.template_id in minutes]
+    studied = {c.template_id for c in mine}
+    return deadline_plan(
+        mine,
+        [t for t in minutes if t not in studied],
+        now=now,
+        date=date,
+        daily_minutes=daily_minutes,
+        minutes=minutes,
+        desired_retention=desired_retention,
+        begun=begun,
     )
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from quizzer.session.deadline import DeadlinePlan, deadline_plan, plan_summary, window_days
+from quizzer.session.deadline import DeadlinePlan, deadline_plan, plan_summary, study_plan, window_days
 from quizzer.session.records import CardState
 from quizzer.session.srs import Scheduler
+from tests.session.test_study import pack
 
 DAY = 86_400.0
 START = 1_780_000_000.0
@@ -145,3 +148,14 @@ def test_without_begun_the_window_counts_from_the_first_card_or_eight_weeks_befo
     assert _plan(old, [], 40, 30).window_start == 40 - 14
     assert _plan(old, [], 60, 30).window_start == 60 - 15
     assert _plan([], ["n"], 60, 30).window_start == 60 - 15
+
+
+def test_study_plan_takes_the_sessions_templates_and_their_minutes(tmp_path: Path) -> None:
+    bank = pack(tmp_path, bad=True)
+    cards = [*_studied(["mini-product", "elsewhere"], START - 5 * DAY)]
+    plan = study_plan(
+        bank, cards, bank.scanned_ids(), now=START, date=START + 4 * DAY, daily_minutes=30, begun=START
+    )
+    assert {t for t, _ in plan.recall} == {"mini-product", "mini-other"}
+    assert plan.today.minutes == sum(bank.get(t).minutes for t in plan.today.template_ids)
+    assert plan.fits
