@@ -194,6 +194,11 @@ def _study(p: Parser) -> None:
         metavar="N",
         help="new templates a day at most (default: new_per_day, else 10)",
     )
+    p.add_argument(
+        "--until",
+        metavar="YYYY-MM-DD",
+        help="study toward this interview date, daily_minutes a day (default: interview_date, if set)",
+    )
     p.add_argument("--seed", type=int, help="the seed of the questions drawn")
     _db(p)
 

@@ -52,7 +52,13 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         new_per_day = settings.new_per_day if args.new_per_day is None else args.new_per_day
         if new_per_day < 0:
             raise UsageError("--new-per-day cannot be negative")
-        study = StudyOptions(args.topic, new_per_day, args.seed)
+        until = args.until
+        if until is not None:
+            from quizzer.config import parse_date
+
+            if parse_date(until) is None:
+                raise UsageError(f"--until {until!r}: give the interview date as YYYY-MM-DD")
+        study = StudyOptions(args.topic, new_per_day, args.seed, until)
     paths = question_paths(getattr(args, "questions", []))
     bank = for_model(load_bank(paths), args.model) if getattr(args, "model", None) else None
     if drill is not None and drill.template_id is not None:

@@ -316,6 +316,8 @@ def plan_summary(plan: DeadlinePlan) -> str:
     >>> plan = DeadlinePlan(0.0, 86_400.0 * 3, 30.0, (day, day, day), 1, False, 12.0, ("c", "d"), ())
     >>> plan_summary(plan)
     '3 days left: today 2 reviews, 7.5 of 30 min; over budget by 12 min: drop c, d'
+    >>> plan_summary(plan.replace(drop=("c", "d", "e", "f", "g")))  # doctest: +ELLIPSIS
+    '3 days left: ...; over budget by 12 min: drop 5 templates (the least gain a minute: c, d, e, …)'
     """
     if plan.days_left == 0:
         return "the date has come: study follows fsrs again"
@@ -324,7 +326,15 @@ def plan_summary(plan: DeadlinePlan) -> str:
     line = f"{days} left: today {reviews}, {_minutes(today.minutes)} of {_minutes(plan.daily_minutes)} min"
     if plan.fits:
         return line + "; the plan fits"
-    return line + f"; over budget by {_minutes(plan.missing_minutes)} min: drop {', '.join(plan.drop)}"
+    drop = ", ".join(plan.drop)
+    if len(plan.drop) > SHOWN_DROPS:
+        shown = ", ".join(plan.drop[:SHOWN_DROPS])
+        drop = f"{counted(len(plan.drop), 'template')} (the least gain a minute: {shown}, …)"
+    return line + f"; over budget by {_minutes(plan.missing_minutes)} min: drop {drop}"
+
+
+#: The templates to drop Home names one by one; more are counted.
+SHOWN_DROPS = 3
 
 
 def _minutes(value: float) -> str:

@@ -343,6 +343,9 @@ class AppModes(AppServices):
         if read is None:
             return None
         cards, limit = read
+        plan = (
+            await self.read(self.reader.deadline_plan, template_ids) if self.reader.interview_date else None
+        )
         return StudySession(
             bank,
             cards,
@@ -358,4 +361,5 @@ class AppModes(AppServices):
             on_review=self.put_card,
             on_remove=self.remove_card,
             leech_lapses=self.settings.leech_lapses,
+            plan=plan.today.template_ids if plan is not None else None,
         )

@@ -51,3 +51,5 @@ class StudyOptions(Record):
     topic: str | None = None
     new_per_day: int = 10
     seed: int | None = None
+    until: str | None = None
+    """An interview date, YYYY-MM-DD (study --until): today's planned reviews toward it come first."""

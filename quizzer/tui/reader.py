@@ -13,6 +13,7 @@ from quizzer.tui.writer import HistoryWriter
 
 if TYPE_CHECKING:
     from quizzer.bank.generate.render import Instance
+    from quizzer.session.deadline import DeadlinePlan
     from quizzer.session.past_mocks import PastMock, RebuiltReport
     from quizzer.session.progress import Guide, TemplateProgress, TopicProgress
     from quizzer.session.queue import StudyStatus
@@ -65,6 +66,8 @@ class HistoryReader:
         wall: Callable[[], float],
         new_per_day: int,
         desired_retention: float,
+        interview_date: str | None = None,
+        daily_minutes: float = 30.0,
     ) -> None:
         self.store = store
         self.writer = writer
@@ -72,6 +75,8 @@ class HistoryReader:
         self.wall = wall
         self.new_per_day = new_per_day
         self.desired_retention = desired_retention
+        #: The interview date studied toward (YYYY-MM-DD; None: plain FSRS) and its daily budget.
+        self.interview_date, self.daily_minutes = interview_date, daily_minutes
 
     # --- Home ---------------------------------------------------------------------------------------------
 
@@ -88,6 +93,32 @@ class HistoryReader:
             midnight=local_midnight(now),
             new_per_day=self.new_per_day,
             attempts=self.store.count(),
+        )
+
+    def deadline_plan(self, template_ids: Sequence[str]) -> DeadlinePlan | None:
+        """The plan toward the interview date over ``template_ids`` (None without a date): today's reviews,
+        the days left, whether it fits the daily minutes."""
+        if not self.interview_date:
+            return None
+        from datetime import datetime
+
+        from quizzer.config import parse_date
+        from quizzer.session.deadline import date_start, study_plan
+
+        day = parse_date(self.interview_date)
+        if day is None:
+            return None
+        self.writer.drain()
+        tz = datetime.now().astimezone().tzinfo
+        assert tz is not None
+        return study_plan(
+            load_bank(self.question_paths),
+            self.store.cards(),
+            template_ids,
+            now=self.wall(),
+            date=date_start(day, tz),
+            daily_minutes=self.daily_minutes,
+            desired_retention=self.desired_retention,
         )
 
     def progress(self, topics: dict[str, str]) -> list[TopicProgress]:

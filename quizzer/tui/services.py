@@ -101,6 +101,8 @@ class AppServices(App[None]):
             wall=wall,
             new_per_day=study.new_per_day if study is not None else self.settings.new_per_day,
             desired_retention=self.settings.desired_retention,
+            interview_date=(study.until if study is not None else None) or self.settings.interview_date,
+            daily_minutes=self.settings.daily_minutes,
         )
         if os.environ.get(STRICT_THREADS) == "1":  # the tests: a history call on the UI thread raises
             store.guard = ui_thread.refuse_on_ui_thread

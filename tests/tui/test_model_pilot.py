@@ -43,8 +43,7 @@ async def test_practise_on_a_users_config_json(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _until(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("p")
-        await pilot.pause()
-        assert isinstance(app.screen, ModelPickModal)
+        await _until(pilot, lambda: isinstance(app.screen, ModelPickModal))
         await type_keys(pilot, *str(path))
         await pilot.press("enter")
         await _until(pilot, lambda: isinstance(app.focused, AnswerInput))  # the drill is painted
@@ -72,7 +71,7 @@ async def test_a_model_that_cannot_be_read_is_named_and_home_stays(tmp_path: Pat
     async with app.run_test(size=SIZE) as pilot:
         await _until(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("p")
-        await pilot.pause()
+        await _until(pilot, lambda: isinstance(app.screen, ModelPickModal))
         await type_keys(pilot, *str(path))
         await pilot.press("enter")
         await _until(pilot, lambda: any("mamba" in str(n.message) for n in app._notifications))
@@ -86,11 +85,12 @@ async def test_escape_changes_nothing_and_empty_returns_to_every_question() -> N
     async with app.run_test(size=SIZE) as pilot:
         await _until(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("p")
-        await pilot.pause()
+        await _until(pilot, lambda: isinstance(app.screen, ModelPickModal))
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
         await pilot.press("p")
+        await _until(pilot, lambda: isinstance(app.screen, ModelPickModal))
         await type_keys(pilot, *"gemma-3-4b")
         await pilot.press("enter")
         await _until(pilot, lambda: isinstance(app.focused, AnswerInput))
@@ -99,6 +99,6 @@ async def test_escape_changes_nothing_and_empty_returns_to_every_question() -> N
         await pilot.press("escape", "escape")
         await _until(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("p")
-        await pilot.pause()
+        await _until(pilot, lambda: isinstance(app.screen, ModelPickModal))
         await pilot.press("enter")
         await _until(pilot, lambda: app.sub_title == QuizzerApp.SUB_TITLE)

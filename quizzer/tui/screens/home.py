@@ -134,6 +134,12 @@ class HomeScreen(Screen[None]):
     def read_due(self, template_ids: list[str]) -> None:
         """Read the study counts over ``template_ids`` and the guided start (off the UI thread)."""
         status = self.reader.study_status(template_ids)
+        plan = self.reader.deadline_plan(template_ids)
+        toward: list[str | tuple[str, str]] = []
+        if plan is not None:
+            from quizzer.session.deadline import plan_summary
+
+            toward = ["\n", ("Interview ", "bold"), f"{self.reader.interview_date}: {plan_summary(plan)}"]
         text = line(
             "Study: ",
             (str(status.due), "bold"),
@@ -141,6 +147,7 @@ class HomeScreen(Screen[None]):
             (str(status.new_left), "bold"),
             f" new left today (limit {status.new_per_day})",
             f" · history: {counted(status.attempts, 'attempt')}",
+            *toward,
         )
         guide = self.reader.guide()
         self.app.call_from_thread(self.query_one("#study-due", Static).update, text)
