@@ -181,8 +181,11 @@ def parse_date(text: str) -> datetime.date | None:
         return None
 
 
-def _interview_date(path: str, value: object) -> str:
-    """``interview_date``: a TOML date or a "YYYY-MM-DD" string naming a real date, kept as that string."""
+def _interview_date(path: str, value: object) -> str | None:
+    """``interview_date``: a TOML date or a "YYYY-MM-DD" string naming a real date, kept as that string;
+    "" for none (what the app saves when the date is cleared)."""
+    if value == "":
+        return None
     if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
         return value.isoformat()
     if isinstance(value, str) and parse_date(value.strip()) is not None:

@@ -77,6 +77,7 @@ class QuizzerApp(AppModes):
             "help": self.action_help,
             "past-mocks": self.action_past_mocks,
             "model": self.action_practise_model,
+            "interview-date": self.action_interview_date,
         }[event.name]()
 
     @on(ReturnToStudy)
@@ -117,6 +118,36 @@ class QuizzerApp(AppModes):
 
         if not isinstance(self.screen, HelpModal):
             self.push_screen(HelpModal(dict(self.settings.keymap), sections_of(self.screen)))
+
+    def action_interview_date(self) -> None:
+        """Ask for the interview date; saved to config.toml, Home's plan line follows."""
+        from quizzer.tui.screens.date_pick import DateModal
+
+        modal = DateModal(self.reader.interview_date, self.settings.daily_minutes)
+        self.push_screen(modal, callback=self.set_interview_date)
+
+    def set_interview_date(self, text: str | None) -> None:
+        """Study toward ``text`` (YYYY-MM-DD; "" for plain FSRS again): saved, and Home shows the plan."""
+        from quizzer.config import ConfigError, parse_date, save_setting
+
+        if text is None:
+            return
+        if text and parse_date(text) is None:
+            self.notify(
+                f"{text!r} is not a date: write YYYY-MM-DD.", title="Interview date", severity="error"
+            )
+            return
+        self.reader.interview_date = text or None
+        if self.config_path is not None:
+            try:
+                save_setting(self.config_path, "interview_date", text)
+            except ConfigError as exc:
+                self.notify(str(exc), title="Settings not saved", severity="error", markup=False)
+        said = f"Studying toward {text}." if text else "Studying on plain FSRS again."
+        self.notify(said, title="Interview date", markup=False)
+        refresh = getattr(self.screen, "show_due", None)
+        if callable(refresh):
+            refresh()
 
     def action_practise_model(self) -> None:
         """Ask for a model (a preset or a config.json) and drill the questions that take one, about it."""

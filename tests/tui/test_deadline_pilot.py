@@ -64,3 +64,43 @@ async def test_study_toward_the_date_asks_the_planned_reviews_first() -> None:
         assert isinstance(app.screen, StudyScreen)
         session = app.screen.session
         assert session.instance is not None  # a planned new template, though the daily limit is 0
+
+
+async def test_home_i_sets_the_date_saves_it_and_clears_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from keys import type_keys
+
+    from quizzer.config import load_settings
+    from quizzer.tui.screens.date_pick import DateModal
+
+    config = tmp_path / "config.toml"
+    app = QuizzerApp(
+        [str(PACK)],
+        clock=FakeClock(),
+        wall=FakeWall(),
+        seed_source=lambda: 7,
+        store=HistoryStore.memory(),
+        config_path=str(config),
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, HomeScreen):
+                break
+        await pilot.press("i")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, DateModal):
+                break
+        await type_keys(pilot, *"2026-06-10")
+        await pilot.press("enter")
+        text = await _home_text(app, pilot)
+        assert "Interview 2026-06-10: 13 days left" in text
+        assert load_settings(str(config)).interview_date == "2026-06-10"
+        await pilot.press("i")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, DateModal):
+                break
+        await pilot.press("enter")  # empty: plain FSRS again
+        await pilot.pause(0.3)
+        assert load_settings(str(config)).interview_date is None

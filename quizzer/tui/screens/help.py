@@ -113,10 +113,11 @@ def _owners() -> list[tuple[str, type[DOMNode]]]:
 def binding_ids(*more: Sequence[BindingType]) -> set[str]:
     """Every binding id of the screens, the modals and ``more`` (the app's): what [keymap] may name."""
     from quizzer.tui.screens.confirm import ConfirmModal
+    from quizzer.tui.screens.date_pick import DateModal
     from quizzer.tui.screens.model_pick import ModelPickModal
 
     groups = [bindings for _, bindings in screen_bindings()]
-    groups += [HelpModal.BINDINGS, ConfirmModal.BINDINGS, ModelPickModal.BINDINGS, *more]
+    groups += [HelpModal.BINDINGS, ConfirmModal.BINDINGS, ModelPickModal.BINDINGS, DateModal.BINDINGS, *more]
     return {b.id for group in groups for b in group if isinstance(b, Binding) and b.id}
 
 

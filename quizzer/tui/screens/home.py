@@ -62,6 +62,7 @@ class HomeScreen(Screen[None]):
         Binding("p", "practise_model", "Practise on a model", show=False, id="home-model"),
         Binding("e", "slips", "Drill your slips", show=False, id="home-slips"),
         Binding("o", "slowest", "Drill your slowest", show=False, id="home-slowest"),
+        Binding("i", "interview_date", "Interview date", show=False, id="home-interview-date"),
         Binding("question_mark", "app.help", "Help", id="home-help"),
         Binding("q", "app.quit", "Quit", show=False, id="home-quit"),
     ]
@@ -314,6 +315,10 @@ class HomeScreen(Screen[None]):
         """The guided start's placement drill."""
         if self.start_here is not None:
             await self.start_here()
+
+    def action_interview_date(self) -> None:
+        """Set the interview date study plans toward (saved to config.toml)."""
+        self.post_message(OpenScreen("interview-date"))
 
     def action_slips(self) -> None:
         """Drill the templates where your most frequent recorded slips can happen."""
