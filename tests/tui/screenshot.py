@@ -1,5 +1,5 @@
-"""`make screenshot`: the README's pictures of a drill's feedback and of a chain in progress, taken by the
-app itself (SVGs)."""
+"""`make screenshot`: the README's pictures of a drill's feedback and of a chain in progress, and Home's plan
+toward an interview date (docs/architecture.md), taken by the app itself (SVGs)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ OUT = Path(__file__).resolve().parents[2] / "docs" / "drill-feedback.svg"
 CHAIN_OUT = OUT.with_name("drill-chain.svg")
 #: The chain pictured: a template of the built-in bank with parts, and a seed.
 CHAIN = ("walkthrough-mla-serving", 3)
+PLAN_OUT = OUT.with_name("home-plan.svg")
 
 
 async def main() -> None:
@@ -72,6 +73,36 @@ async def chain() -> None:
         await pilot.pause()
         app.save_screenshot(filename=CHAIN_OUT.name, path=str(CHAIN_OUT.parent))
     print(f"wrote {CHAIN_OUT}")
+    await home_plan()
+
+
+async def home_plan() -> None:
+    """Home with an interview in two weeks and 45 minutes a day, the roofline topic's templates studied."""
+    from snapshot_app import FakeClock, FakeWall
+
+    from quizzer.config import Settings
+    from quizzer.paths import questions_dir
+    from quizzer.store.history import HistoryStore
+    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.screens.home import HomeScreen
+
+    app = QuizzerApp(
+        [str(questions_dir())],
+        clock=FakeClock(),
+        wall=FakeWall(),  # Thursday 28 May 2026
+        seed_source=lambda: 7,
+        store=HistoryStore.memory(),
+        settings=Settings(interview_date="2026-06-11", daily_minutes=45),
+    )
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.05)
+            screen = app.screen
+            if isinstance(screen, HomeScreen) and "Interview" in str(screen.query_one("#study-due").render()):
+                break
+        await pilot.pause(0.5)
+        app.save_screenshot(filename=PLAN_OUT.name, path=str(PLAN_OUT.parent))
+    print(f"wrote {PLAN_OUT}")
 
 
 if __name__ == "__main__":
