@@ -19,6 +19,7 @@ class DateModal(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="date-cancel"),
+        Binding("f1", "app.help", "Help", show=False, id="date-help"),  # a modal stops the app's keys
     ]
 
     def __init__(self, current: str | None, daily_minutes: float) -> None:

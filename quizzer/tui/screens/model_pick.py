@@ -20,6 +20,7 @@ class ModelPickModal(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="model-cancel"),
+        Binding("f1", "app.help", "Help", show=False, id="model-help"),  # a modal stops the app's keys
     ]
 
     def __init__(self, current: str | None, presets: int) -> None:
