@@ -81,6 +81,9 @@ class Verdict(Record):
             the band (imprecise, close, wrong), None otherwise and for a factor tolerance.
         mistake_family: the matched mistake's slip family ("kv-pair", "gb-gib", ...; "own" for a template's
             mistake that names none: ``quizzer.grading.slip_families.FAMILIES``), if any.
+        diagnosis: what a close or wrong answer's working says, one sentence each: the factors of a typed
+            product that differ from the derivation's ("your 30 is n_layers: here it is 32"), or the two
+            slips it combines; () when there is nothing to say.
     """
 
     kind: str
@@ -96,6 +99,7 @@ class Verdict(Record):
     figures: int | None = None
     needed_figures: int | None = None
     mistake_family: str | None = None
+    diagnosis: tuple[str, ...] = ()
 
 
 def _is_exact(value: Number, expected: Number) -> bool:
