@@ -5,7 +5,7 @@ from __future__ import annotations
 from quizzer.core.checks import count
 from quizzer.core.errors import SpecError
 from quizzer.core.record import Record
-from quizzer.core.trace import Factor
+from quizzer.core.trace import Factor, Step
 
 
 class GradeContext(Record):
@@ -22,6 +22,8 @@ class GradeContext(Record):
         factors: the named factors the answer is proportional to (its derivation's last step's
             ``Step.factors``): the ×2 for K and V, the KV heads, the layers, a dtype's bytes, 2 FLOPs per MAC
             each make their slip (``quizzer.grading.slip_families``); (): none.
+        derivation: the answer's derivation, whose last step a typed product is read against
+            (``quizzer.grading.working``); (): none.
     """
 
     display_unit: str | None = None
@@ -30,6 +32,7 @@ class GradeContext(Record):
     layers_label: str | None = None
     per_layer_question: bool = False
     factors: tuple[Factor, ...] = ()
+    derivation: tuple[Step, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("display_unit", "dtype", "layers_label"):

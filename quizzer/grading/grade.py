@@ -46,12 +46,15 @@ from quizzer.grading.bands import (
 )
 from quizzer.grading.context import GradeContext
 from quizzer.grading.display import format_in, unit_factor
+from quizzer.grading.factor_sheet import factor_sheet
 from quizzer.grading.figures import figures_needed, needed_figures, right_to, round_figures
+from quizzer.grading.pairs import slip_pairs
 from quizzer.grading.parse import Parsed, ParseError, parse_answer
 from quizzer.grading.slip_families import Slip
 from quizzer.grading.slips import builtin_mistakes, slips
 from quizzer.grading.wording import imprecise, off
 from quizzer.grading.wording import summary as written
+from quizzer.grading.working import read_working
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -177,10 +180,17 @@ def grade(
         rel_error = 0.0 if value == 0 else math.inf
     found: Mistake | Slip | None = None
     feedback = needed = None
+    diagnosis: tuple[str, ...] = ()
     if kind in ("close", "wrong"):
         kind, found, feedback, needed = _diagnose(given, expected, unit, tolerance, mistakes, context, kind)
     if feedback is None and found is not None:
         feedback = found.feedback
+    if isinstance(found, Slip) and "+" in found.name:  # two slips at once: its first sentence
+        diagnosis += (found.feedback.split(". ", 1)[0] + ".",)
+    if kind in ("close", "wrong") and given.terms and context.derivation:
+        notes = read_working(given, factor_sheet(context.derivation))
+        diagnosis += notes
+        feedback = " ".join([feedback, *notes]) if feedback else " ".join(notes) or None
     shown = needed or 0
     if display is not None and needed is None and tolerance.kind != "factor":
         shown = needed_figures(expected, tolerance, mistakes, per_unit=unit_factor(unit, display)) or 0
@@ -202,6 +212,7 @@ def grade(
         figures,
         needed,
         found.family if found else None,
+        diagnosis,
     )
 
 
@@ -238,6 +249,10 @@ def _diagnose(
     found = match_mistake(value, expected, tolerance, mistakes) or match_mistake(
         value, expected, tolerance, builtin
     )
+    if found is None and expected:  # no single slip: two at once
+        found = match_mistake(
+            value, expected, tolerance, slip_pairs(expected, tolerance, [*mistakes, *builtin])
+        )
     if found is None and given.bare and figures is not None and figures >= 2:  # 1.19 for 1.189B: its figures
         found = next(
             (m for m in builtin if m.family == "scale-word" and right_to(value, m.value, figures)), None

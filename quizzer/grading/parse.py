@@ -90,6 +90,9 @@ class Parsed(Record):
         form: how the number was written, to write another one the same way: the text before it, the text
             after it ("B", " GiB", "e7", " days" for a bare number read as days) and its group separator.
         bare: no unit and no scale was typed: the number is read in the default unit, or the base unit.
+        terms: the numbers of a product or quotient as typed, each with its scale word and its power (1 for
+            a factor, -1 for a divisor): "2*32*8 GiB" is ((2, 1), (32, 1), (8, 1)), its unit left out; ()
+            for a single number. ``value`` is their product times the unit's factor.
     """
 
     value: Number
@@ -101,6 +104,7 @@ class Parsed(Record):
     factor: Number = 1
     form: tuple[str, str, str] = ("", "", "")
     bare: bool = False
+    terms: tuple[tuple[Number, int], ...] = ()
 
     def written(self, value: Number, figures: int) -> str:
         """``value`` (in ``unit``) written as this answer was, to ``figures`` significant figures.
@@ -256,10 +260,12 @@ _First = tuple[Fraction, int, int, int]
 
 def _lex(
     text: str, expected: str, meter: Meter
-) -> tuple[Fraction, list[tuple[Entry, str]], bool, bool, _First | None]:
+) -> tuple[Fraction, list[tuple[Entry, str]], bool, bool, _First | None, list[tuple[Fraction, int]]]:
     """Read ``text`` as numbers joined by * and /: (product, units typed, any scale typed, any operator, the
-    number typed when the answer is one decimal number, "1.6e7" or "1.6 x 10^7", else None)."""
+    number typed when the answer is one decimal number, "1.6e7" or "1.6 x 10^7", else None, and each term
+    with its power: 1 multiplied, -1 divided)."""
     value, units, scaled, operator, pos = Fraction(1), [], False, "", 0
+    terms: list[tuple[Fraction, int]] = []
     first: _First | None = None
     shapes: list[tuple[str, bool, bool, str]] = []  # each term: its digits, an exponent?, a power?, its tail
     while True:  # one pass: each term is read from where the last one ended (spaces are single here)
@@ -317,12 +323,13 @@ def _lex(
             value /= term
         else:
             value *= term
+        terms.append((term, -1 if operator == "/" else 1))
         if value and not _TINY_2 < abs(value) < _LIMIT_2:
             raise ParseError(f"{text!r} is out of range", match.start())
         if max(_words(value, meter).numerator.bit_length(), value.denominator.bit_length()) > _VALUE_BITS:
             raise ParseError(f"{text!r} has too many digits to compute exactly", match.start())
         if following is None:
-            return value, units, scaled, bool(operator), _decimal_number(first, shapes, operator)
+            return value, units, scaled, bool(operator), _decimal_number(first, shapes, operator), terms
         operator = "/" if following.group() == "/" else "*"
         pos = following.end()
 
@@ -401,7 +408,9 @@ def parse_answer(
     >>> parse_answer("16.384 million", "params").value
     16384000
     >>> parse_answer("~15.6 GiB", "bytes")
-    Parsed(value=16750372454.4, unit='bytes', typed_unit='GiB', approximate=True, reading='15.6 GiB = 16,750,372,454 bytes', figures=3, factor=1073741824, form=('', ' GiB', ''), bare=False)
+    Parsed(value=16750372454.4, unit='bytes', typed_unit='GiB', approximate=True, reading='15.6 GiB = 16,750,372,454 bytes', figures=3, factor=1073741824, form=('', ' GiB', ''), bare=False, terms=())
+    >>> parse_answer("2*32*8 GiB", "bytes").terms
+    ((2, 1), (32, 1), (8, 1))
     >>> parse_answer("3", "s", default_unit="days").reading
     '3 days = 259,200 s'
     >>> parse_answer("16 GB", "params")
@@ -424,7 +433,7 @@ def parse_answer(
         raise ParseError("empty answer: type a number such as 16.4M, 1.6e7 or 16 GiB", 0)
     if _pattern(_BRACKETS).search(cleaned):
         raise ParseError(f"parentheses are not accepted: {cleaned!r} (write a plain product like 32000*512)")
-    value, units, scaled, operator, number = _lex(cleaned, expected, meter)
+    value, units, scaled, operator, number, typed_terms = _lex(cleaned, expected, meter)
     after, bare = "", not units and not scaled
     entry: Entry  # its note is None here, a string for some units below
     shown, typed, entry = cleaned, None, (expected, Fraction(1), None)
@@ -444,18 +453,19 @@ def parse_answer(
     if value and not 1 / _LIMIT < abs(value) < _LIMIT:
         raise ParseError(f"{cleaned!r} is out of range")
     result, first = exact(value), number
+    terms = tuple((exact(t), p) for t, p in typed_terms) if len(typed_terms) > 1 else ()
     plain = format_plain(result, expected)
     reading = f"{shown} = {plain}" if operator or factor != 1 or shown != cleaned else plain
     if notes:
         reading += f" ({'; '.join(notes)})"
     if first is None:
-        return Parsed(result, expected, typed, approximate, reading, None, 1, ("", "", ""), bare)
+        return Parsed(result, expected, typed, approximate, reading, None, 1, ("", "", ""), bare, terms)
     mantissa, figures, start, end = first
     typed_number = cleaned[start:end]
     grouping = next((c for c in ",_ " if c in typed_number), "")
     form = (cleaned[:start], cleaned[end:] + after, grouping)
     per_number = exact(value / mantissa)
-    return Parsed(result, expected, typed, approximate, reading, figures, per_number, form, bare)
+    return Parsed(result, expected, typed, approximate, reading, figures, per_number, form, bare, terms)
 
 
 def _default(default_unit: str | None, expected: str, meter: Meter) -> tuple[int, Entry | None] | None:

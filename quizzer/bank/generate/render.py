@@ -118,8 +118,9 @@ def generate(
 
 def grade_context(question: Part) -> GradeContext:
     """What the grader needs to know of a part beyond its value: the unit a bare number means, the dtype,
-    the layers in scope and their name, whether the question asks for one layer, and the named factors the
-    answer is proportional to (its derivation's last step's, which make the slips of their families)."""
+    the layers in scope and their name, whether the question asks for one layer, the named factors the
+    answer is proportional to (its derivation's last step's, which make the slips of their families) and
+    the derivation itself (a typed product is read against its last step)."""
     factors = question.derivation[-1].factors if question.derivation else ()
     return GradeContext(
         question.display_unit,
@@ -128,6 +129,7 @@ def grade_context(question: Part) -> GradeContext:
         question.layers_label,
         question.per_layer,
         factors,
+        question.derivation,
     )
 
 

@@ -1,0 +1,99 @@
+"""Two slips at once: pairs of an instance's slips, each a factor off the answer, their factors multiplied.
+
+A slip's value is the answer times its factor (fp32's bytes for bf16: ×2; a GB figure labelled GiB: ×0.93);
+two slips made together give the answer times both factors. Two slips of one family (two dtypes, 1000× up
+and down) make no pair. A pair is tried only when it is separable: outside the tolerance of the answer and
+of every single slip (``pair_clashes`` lists the others, for the authoring check).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+from quizzer.core.trace import Number, num
+from quizzer.grading.bands import Mistake, Tolerance, is_within
+from quizzer.grading.slip_families import Slip
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
+#: A slip, written (``Mistake``) or built in (``Slip``).
+AnySlip = Mistake | Slip
+
+
+def _times(value: Number, expected: Number) -> str:
+    """How far a slip is from the answer: "×2", "÷2", "×1.074"."""
+    ratio = value / expected
+    if ratio >= 1:
+        return f"×{num(round(ratio, 3))}"
+    return f"÷{num(round(1 / ratio, 3))}"
+
+
+def _pairs(expected: Number, candidates: Sequence[AnySlip]) -> Iterator[tuple[AnySlip, AnySlip, Number]]:
+    """Every pair of slips of two families (two of a template's own mistakes are a pair too), and the value
+    the two give together."""
+    for a, b in itertools.combinations(candidates, 2):
+        if a.family == b.family and a.family != "own":
+            continue
+        if a.name == b.name:
+            continue
+        yield a, b, a.value * b.value / expected
+
+
+def slip_pairs(expected: Number, tolerance: Tolerance, candidates: Sequence[AnySlip]) -> list[Slip]:
+    """The separable pairs of ``candidates`` as slips, named by both ("dtype-x+gb-vs-gib").
+
+    >>> gib = Mistake("gb-vs-gib", 0.931, "A GB figure labelled GiB.", "GB read as GiB", "gb-gib")
+    >>> fp32 = Mistake("fp32-for-bf16", 2, "fp32's 4 bytes for bf16's 2.", "fp32 bytes for bf16", "dtype")
+    >>> [(p.name, round(p.value, 3), p.title) for p in slip_pairs(1, Tolerance("rel", 0.01), [gib, fp32])]
+    [('gb-vs-gib+fp32-for-bf16', 1.862, 'GB read as GiB + fp32 bytes for bf16')]
+    """
+    if not expected:
+        return []
+    singles = [c.value for c in candidates]
+    out = []
+    for a, b, value in _pairs(expected, candidates):
+        if is_within(value, expected, tolerance) or any(is_within(value, s, tolerance) for s in singles):
+            continue
+        feedback = _feedback(a, b, expected)
+        out.append(Slip(f"{a.name}+{b.name}", value, f"{a.label} + {b.label}", feedback, a.family))
+    return out
+
+
+def _feedback(a: AnySlip, b: AnySlip, expected: Number) -> str:
+    return (
+        f"Two slips at once: {a.label} ({_times(a.value, expected)}) and {b.label} "
+        f"({_times(b.value, expected)}). {a.feedback} {b.feedback}"
+    )
+
+
+def pair_note(a_value: Number, b_value: Number, a: str, b: str, expected: Number) -> str:
+    """The diagnosis sentence of a pair: "Two slips at once: A (×2) and B (÷1.074)."."""
+    return f"Two slips at once: {a} ({_times(a_value, expected)}) and {b} ({_times(b_value, expected)})."
+
+
+def pair_clashes(
+    expected: Number, tolerance: Tolerance, candidates: Sequence[AnySlip]
+) -> list[tuple[AnySlip, AnySlip, Number, str]]:
+    """The pairs that cannot be told apart: (a, b, their value, what they land on: "the answer" or a
+    single slip's title), for pairs with at least one of a template's own mistakes."""
+    if not expected:
+        return []
+    out = []
+    for a, b, value in _pairs(expected, candidates):
+        if not isinstance(a, Mistake) and not isinstance(b, Mistake):
+            continue  # two built-in slips: the grader's own, not the template's to separate
+        if is_within(value, expected, tolerance):
+            out.append((a, b, value, "the answer"))
+            continue
+        single = next(
+            (s for s in candidates if s is not a and s is not b and is_within(value, s.value, tolerance)),
+            None,
+        )
+        if single is not None:
+            out.append((a, b, value, single.label))
+    return out
+
+
+__all__ = ["pair_clashes", "pair_note", "slip_pairs"]
