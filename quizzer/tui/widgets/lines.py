@@ -8,6 +8,7 @@ from textual.content import Content
 
 from quizzer.bank.generate.hints import Hint
 from quizzer.bank.generate.render import Instance
+from quizzer.core.markdown import md_escape as md_escape  # the screens take it from here
 from quizzer.core.trace import num
 
 Part = str | tuple[str, str]
@@ -37,11 +38,6 @@ def dim(text: str) -> Content:
 def plain(text: str) -> Content:
     """``text`` exactly as given, brackets and backslashes included."""
     return Content(text)
-
-
-def md_escape(text: str) -> str:
-    """``text`` shown as typed in Markdown: `3*3072*8192` must not turn into emphasis."""
-    return "".join(f"\\{c}" if c in "\\`*_[]<>#|~" else c for c in text.replace("\n", " "))
 
 
 def meta_line(instance: Instance, *, kind: bool = False) -> Content:
