@@ -78,26 +78,34 @@ def _typed_terms(given: Parsed) -> list[_Typed] | None:
     return out
 
 
-def _lcs(typed: Sequence[_Typed], sheet: Sequence[Term]) -> list[tuple[int, int]]:
-    """The longest pairing of equal factors (value and power) that keeps the order typed and derived."""
+def _lcs(typed: Sequence[_Typed], sheet: Sequence[Term]) -> tuple[list[tuple[int, int]], dict[int, int]]:
+    """The equal factors (value and power) paired by the cheapest alignment that keeps the order typed and
+    derived: a pair costs nothing, a factor typed in another's place, left out or added costs 1 (so a
+    wrong factor lines up with the derived one in its place: 131072/6/2 against 131072/2/2 changes the
+    first 2). Returns the pairs and, for each typed factor aligned in a derived one's place, that place."""
     n, m = len(typed), len(sheet)
-    table = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n - 1, -1, -1):
-        for j in range(m - 1, -1, -1):
-            if _equal(typed[i], sheet[j]):
-                table[i][j] = table[i + 1][j + 1] + 1
-            else:
-                table[i][j] = max(table[i + 1][j], table[i][j + 1])
-    pairs, i, j = [], 0, 0
+    cost = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n, -1, -1):
+        for j in range(m, -1, -1):
+            if i == n or j == m:
+                cost[i][j] = (n - i) + (m - j)
+                continue
+            step = 0 if _equal(typed[i], sheet[j]) else 1
+            cost[i][j] = min(cost[i + 1][j + 1] + step, cost[i + 1][j] + 1, cost[i][j + 1] + 1)
+    pairs, places, i, j = [], {}, 0, 0
     while i < n and j < m:
-        if _equal(typed[i], sheet[j]) and table[i][j] == table[i + 1][j + 1] + 1:
-            pairs.append((i, j))
+        step = 0 if _equal(typed[i], sheet[j]) else 1
+        if cost[i][j] == cost[i + 1][j + 1] + step:
+            if step:
+                places[i] = j
+            else:
+                pairs.append((i, j))
             i, j = i + 1, j + 1
-        elif table[i + 1][j] >= table[i][j + 1]:
+        elif cost[i][j] == cost[i + 1][j] + 1:
             i += 1
         else:
             j += 1
-    return pairs
+    return pairs, places
 
 
 def _equal(t: _Typed, s: Term) -> bool:
@@ -168,6 +176,61 @@ def _cover(typed: Sequence[_Typed], sheet: Sequence[Term]) -> tuple[list[int], l
     return t_left, s_left
 
 
+class Note(Record):
+    """One difference between a typed product and the derivation's factors.
+
+    Attributes:
+        kind: "substituted" (a typed factor in a derived one's place), "missing" (a derived factor not typed),
+            "extra" (a typed factor the derivation does not have) or "too-far" (more than three differences).
+        typed: the typed factor (substituted, extra), else None.
+        sheet: the derived factors it may be, by index in the sheet (substituted, missing): one when the
+            reading is sure, several when it cannot tell them apart.
+        text: the sentence for people.
+    """
+
+    kind: str
+    typed: Number | None
+    sheet: tuple[int, ...]
+    text: str
+
+
+def working_notes(given: Parsed, sheet: Sequence[Term]) -> tuple[Note, ...]:
+    """What differs between a typed product and the derivation's factors ``sheet`` (``read_working``)."""
+    typed = _typed_terms(given) if len(given.terms) > 1 else None
+    if typed is None or len(sheet) < 2 or len(typed) + len(sheet) > MAX_TERMS:
+        return ()
+    in_order, places = _lcs(typed, sheet)
+    anywhere = _multiset(typed, sheet)
+    ordered = len(in_order) == len(anywhere)
+    pairs = in_order if ordered else anywhere
+    t_left, s_left = _cover(typed, sheet)
+    if any(typed[i].unit for i in t_left):  # the unit typed out as another (÷2^30 on a GB answer): its slip's
+        t_left = [i for i in t_left if not typed[i].unit and not _unit_like(typed[i])]
+    if not t_left and not s_left:
+        return ()
+    if len(t_left) + len(s_left) > 3:
+        return (Note("too-far", None, (), _too_far(typed, sheet, len(pairs))),)
+    notes: list[Note] = []
+    while t_left and s_left:
+        i = t_left.pop(0)
+        j = next((j for j in s_left if sheet[j].power == typed[i].power), None)
+        if j is None:
+            t_left.insert(0, i)
+            break
+        s_left.remove(j)
+        notes.append(_substituted(typed[i], sheet, j, ordered, pairs, places.get(i)))
+    notes += [_missing(sheet, j, ordered, pairs) for j in s_left]
+    notes += [Note("extra", typed[i].value, (), _extra(typed[i])) for i in t_left]
+    return tuple(notes)
+
+
+def _unit_like(t: _Typed) -> bool:
+    """A typed divisor that converts a unit: a power of 1000 or of 1024 (1,073,741,824 for GiB)."""
+    if t.power > 0 or not isinstance(t.value, int) or t.value < 1000:
+        return False
+    return any(t.value == base**k for base in (1000, 1024) for k in range(1, 7))
+
+
 def read_working(given: Parsed, sheet: Sequence[Term]) -> tuple[str, ...]:
     """What differs between a typed product and the derivation's factors ``sheet``, one sentence each.
 
@@ -184,31 +247,7 @@ def read_working(given: Parsed, sheet: Sequence[Term]) -> tuple[str, ...]:
     >>> read_working(parse_answer("64*8*128*2", "bytes"), sheet)
     ()
     """
-    typed = _typed_terms(given) if len(given.terms) > 1 else None
-    if typed is None or len(sheet) < 2 or len(typed) + len(sheet) > MAX_TERMS:
-        return ()
-    in_order = _lcs(typed, sheet)
-    anywhere = _multiset(typed, sheet)
-    ordered = len(in_order) == len(anywhere)
-    pairs = in_order if ordered else anywhere
-    t_left, s_left = _cover(typed, sheet)
-    t_left = [i for i in t_left if not typed[i].unit]  # a unit left over is the unit slip's to name
-    if not t_left and not s_left:
-        return ()
-    if len(t_left) + len(s_left) > 3:
-        return (_too_far(typed, sheet, len(pairs)),)
-    notes: list[str] = []
-    while t_left and s_left:
-        i = t_left.pop(0)
-        j = next((j for j in s_left if sheet[j].power == typed[i].power), None)
-        if j is None:
-            t_left.insert(0, i)
-            break
-        s_left.remove(j)
-        notes.append(_substituted(typed[i], sheet, j, ordered, pairs))
-    notes += [_missing(sheet, j, ordered, pairs) for j in s_left]
-    notes += [_extra(typed[i]) for i in t_left]
-    return tuple(notes)
+    return tuple(note.text for note in working_notes(given, sheet))
 
 
 def _twins(sheet: Sequence[Term], j: int, ordered: bool, pairs: Sequence[tuple[int, int]]) -> list[int]:
@@ -216,12 +255,12 @@ def _twins(sheet: Sequence[Term], j: int, ordered: bool, pairs: Sequence[tuple[i
     its value and power named otherwise, when the order typed does not follow the derivation's."""
     term = sheet[j]
     alike = [k for k, s in enumerate(sheet) if s.power == term.power and same(s.value, term.value)]
-    if len({(_words(sheet[k]), sheet[k].role) for k in alike}) == 1:
-        return [j]
     if ordered:  # the order typed follows the derivation's: the twin it leaves unpaired is the one
         unpaired = [k for k in alike if k not in {p[1] for p in pairs}]
         if len(unpaired) == 1:
             return unpaired
+    if len({(_words(sheet[k]), sheet[k].role) for k in alike}) == 1:
+        return [j]  # twins of one name: either reads the same
     return alike
 
 
@@ -235,11 +274,28 @@ def _likely(term: Term, value: Number) -> bool | None:
 
 
 def _substituted(
-    t: _Typed, sheet: Sequence[Term], j: int, ordered: bool, pairs: Sequence[tuple[int, int]]
-) -> str:
-    twins = _twins(sheet, j, False, pairs)
-    fits = [k for k in twins if _likely(sheet[k], t.value)]
-    candidates = fits if len(twins) > 1 and len(fits) == 1 else _twins(sheet, j, ordered, pairs)
+    t: _Typed,
+    sheet: Sequence[Term],
+    j: int,
+    ordered: bool,
+    pairs: Sequence[tuple[int, int]],
+    place: int | None,
+) -> Note:
+    """A typed factor in the place of ``sheet[j]`` or of a twin of its value: the twin in whose place it was
+    typed (``place``, from the alignment), else the one its value is a typical slip of (4 bytes for bf16's
+    2, not K and V's 2), else the one the order leaves unpaired, else all of them (not clear)."""
+    alike = [k for k, s in enumerate(sheet) if s.power == sheet[j].power and same(s.value, sheet[j].value)]
+    fits = [k for k in alike if _likely(sheet[k], t.value)]
+    if place is not None and place in alike:
+        candidates = [place]
+    elif len(alike) > 1 and len(fits) == 1:
+        candidates = fits
+    else:
+        candidates = _twins(sheet, j, ordered, pairs)
+    return Note("substituted", t.value, tuple(candidates), _substituted_text(t, sheet, candidates))
+
+
+def _substituted_text(t: _Typed, sheet: Sequence[Term], candidates: list[int]) -> str:
     u, term = num(t.value), sheet[candidates[0]]
     if len(candidates) > 1:
         names = " or ".join(_words(sheet[k]) or "a factor" for k in candidates)
@@ -258,8 +314,12 @@ def _substituted(
     return f"Your {u} is {words}: here it is {e}."
 
 
-def _missing(sheet: Sequence[Term], j: int, ordered: bool, pairs: Sequence[tuple[int, int]]) -> str:
+def _missing(sheet: Sequence[Term], j: int, ordered: bool, pairs: Sequence[tuple[int, int]]) -> Note:
     candidates = _twins(sheet, j, ordered, pairs)
+    return Note("missing", None, tuple(candidates), _missing_text(sheet, candidates))
+
+
+def _missing_text(sheet: Sequence[Term], candidates: list[int]) -> str:
     term = sheet[candidates[0]]
     e = num(term.value)
     if len(candidates) > 1:
@@ -288,4 +348,4 @@ def _too_far(typed: Sequence[_Typed], sheet: Sequence[Term], matched: int) -> st
     )
 
 
-__all__ = ["MAX_TERMS", "read_working"]
+__all__ = ["MAX_TERMS", "Note", "read_working", "working_notes"]
