@@ -1,9 +1,12 @@
 """Two slips at once: pairs of an instance's slips, each a factor off the answer, their factors multiplied.
 
 A slip's value is the answer times its factor (fp32's bytes for bf16: ×2; a GB figure labelled GiB: ×0.93);
-two slips made together give the answer times both factors. Two slips of one family (two dtypes, 1000× up
-and down) make no pair. A pair is tried only when it is separable: outside the tolerance of the answer and
-of every single slip (``pair_clashes`` lists the others, for the authoring check).
+two slips made together give the answer times both factors. A pair is two built-in slips, or a template's
+mistake and a built-in slip, of two families: two slips of one family (two dtypes, 1000× up and down) make
+no pair, and how two of a template's own mistakes combine is the template's to say (one may add where the
+other multiplies), so they make none either. A pair is tried only when it is separable: outside the
+tolerance of the answer and of every single slip (``pair_clashes`` lists the others, for the authoring
+check).
 """
 
 from __future__ import annotations
@@ -31,20 +34,20 @@ def _times(value: Number, expected: Number) -> str:
 
 
 def _pairs(expected: Number, candidates: Sequence[AnySlip]) -> Iterator[tuple[AnySlip, AnySlip, Number]]:
-    """Every pair of slips of two families (two of a template's own mistakes are a pair too), and the value
-    the two give together."""
+    """Every pair of slips of two families, not both the template's own, and the value the two give
+    together."""
     for a, b in itertools.combinations(candidates, 2):
-        if a.family == b.family and a.family != "own":
+        if a.family == b.family or a.name == b.name:
             continue
-        if a.name == b.name:
-            continue
+        if isinstance(a, Mistake) and isinstance(b, Mistake):
+            continue  # two of the template's own: how they combine is the template's to say
         yield a, b, a.value * b.value / expected
 
 
 def slip_pairs(expected: Number, tolerance: Tolerance, candidates: Sequence[AnySlip]) -> list[Slip]:
     """The separable pairs of ``candidates`` as slips, named by both ("dtype-x+gb-vs-gib").
 
-    >>> gib = Mistake("gb-vs-gib", 0.931, "A GB figure labelled GiB.", "GB read as GiB", "gb-gib")
+    >>> gib = Slip("gb-vs-gib", 0.931, "GB read as GiB", "A GB figure labelled GiB.", "gb-gib")
     >>> fp32 = Mistake("fp32-for-bf16", 2, "fp32's 4 bytes for bf16's 2.", "fp32 bytes for bf16", "dtype")
     >>> [(p.name, round(p.value, 3), p.title) for p in slip_pairs(1, Tolerance("rel", 0.01), [gib, fp32])]
     [('gb-vs-gib+fp32-for-bf16', 1.862, 'GB read as GiB + fp32 bytes for bf16')]

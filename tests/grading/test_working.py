@@ -12,6 +12,7 @@ from quizzer.grading.factor_sheet import Term, factor_sheet
 from quizzer.grading.grade import grade
 from quizzer.grading.pairs import pair_clashes, slip_pairs
 from quizzer.grading.parse import parse_answer
+from quizzer.grading.slip_families import Slip
 from quizzer.grading.working import read_working, working_notes
 from quizzer.session.chain import grade_question
 from tests.builtin_bank import builtin_bank
@@ -201,10 +202,10 @@ def test_grade_reads_the_working_of_a_wrong_product_only() -> None:
 # --- two slips at once ---
 
 
-def test_pairs_of_one_family_and_inseparable_pairs_are_not_tried() -> None:
+def test_pairs_of_one_family_or_two_written_and_inseparable_pairs_are_not_tried() -> None:
     e, tol = 100, Tolerance("rel", 0.01)
-    up = Mistake("up", 200, "Twice.", "Up", "dtype")
-    down = Mistake("down", 50, "Half.", "Down", "dtype")
+    up = Slip("up", 200, "Up", "Twice.", "dtype")
+    down = Slip("down", 50, "Down", "Half.", "dtype")
     assert slip_pairs(e, tol, [up, down]) == []  # one family
     half = Mistake("half-kv", 50, "Half.", "K and V forgotten", "kv-pair")
     assert slip_pairs(e, tol, [up, half]) == []  # ×2 and ÷2 land on the answer
@@ -216,6 +217,10 @@ def test_pairs_of_one_family_and_inseparable_pairs_are_not_tried() -> None:
         ("up", "thrice", "Six")
     ]
     assert all(p.name != "up+thrice" for p in slip_pairs(e, tol, [up, thrice, six]))
+    seven = Mistake("seven", 700, "Seven times.", "Seven", "own")
+    assert slip_pairs(e, tol, [thrice, seven]) == []  # two written: how they combine is theirs to say
+    (pair,) = slip_pairs(e, tol, [up, seven])
+    assert (pair.name, pair.value, pair.title) == ("up+seven", 1400, "Up + Seven")
 
 
 @pytest.mark.parametrize("answer", ["0.92", "0.920 GB", "494032768*2/2^30"])

@@ -14,6 +14,7 @@ from quizzer.bank.check.leaks import Leaks
 from quizzer.bank.check.lints import Omissions, ToleranceText
 from quizzer.bank.check.literals import Literals
 from quizzer.bank.check.precision import Precision
+from quizzer.bank.check.slip_pairs import SlipPairs
 from quizzer.bank.check.slipcover import SlipCoverage
 
 #: The lints in the order their findings are listed.
@@ -31,6 +32,7 @@ LINTS: tuple[type[Lint], ...] = (
     AskedUnit,
     ChipNames,
     DeadText,
+    SlipPairs,
 )
 
 
