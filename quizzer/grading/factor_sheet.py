@@ -92,8 +92,8 @@ def _tokens(text: str) -> list[str] | None:
                 out.append(atom.strip())
             out.append(")")
             atom = ""
-        elif depth == 0 and (m := _SPLIT.match(text, i)) and atom.strip():
-            out += [atom.strip(), m.group(1)]
+        elif depth == 0 and (m := _SPLIT.match(text, i)) and (atom.strip() or out[-1:] == [")"]):
+            out += [atom.strip(), m.group(1)] if atom.strip() else [m.group(1)]
             atom, i = "", m.end()
             continue
         else:
