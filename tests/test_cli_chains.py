@@ -48,7 +48,7 @@ INSTANCE_KEYS = {
     "references",
     "mistakes",
 }
-VERDICT_KEYS = {"verdict", "given", "expected", "relative_error", "mistake", "feedback", "message"}
+VERDICT_KEYS = {"verdict", "given", "expected", "relative_error", "mistake", "feedback", "diagnosis", "message"}
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -543,3 +543,13 @@ def test_show_lists_the_common_mistakes_after_answering_only(capsys: pytest.Capt
     assert "Common mistakes" not in plain
     assert "You added" not in plain
     assert f"multiply {gpus} by" not in plain
+
+
+def test_grade_json_carries_the_diagnosis_of_a_typed_product() -> None:
+    """The issue's example through the command: kv-cache-bytes#1 has 32 layers; 30 in the product is named."""
+    out = run("grade", "kv-cache-bytes#1", "2*30*16*256*4*8192*8 bytes", "--json")
+    data = json.loads(out.stdout)
+    assert data["verdict"] == "wrong"
+    assert data["diagnosis"] == ["Your 30 is n_layers: here it is 32."]
+    plain = run("grade", "kv-cache-bytes#1", "2*30*16*256*4*8192*8 bytes")
+    assert plain.stdout.strip().endswith("wrong; Your 30 is n_layers: here it is 32.")

@@ -30,6 +30,7 @@ def verdict_json(verdict: Verdict) -> dict[str, object]:
         "relative_error": verdict.rel_error,
         "mistake": verdict.mistake,
         "feedback": verdict.feedback,
+        "diagnosis": list(verdict.diagnosis),
         "message": verdict.message,
     }
 
