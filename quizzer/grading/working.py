@@ -45,8 +45,9 @@ _LIKELY = {"bytes_per_value": (4, 2, 1, 0.5), "kv": (1,), "flops_per_mac": (1,)}
 MAX_TERMS = 16
 #: The largest group of factors typed as one (or one typed as several) that the alignment looks for.
 _GROUP = 4
-#: The most packings of groups the alignment tries (a bound on its time; far above any real product's).
-_NODES = 20_000
+#: The most packings of groups the alignment tries: a bound on its time (about 20 ms), reached only by
+#: products of many equal small factors (2*2*2*...), whose reading is then the best found so far.
+_NODES = 3_000
 
 
 class _Typed(Record):
@@ -123,56 +124,85 @@ def _multiset(typed: Sequence[_Typed], sheet: Sequence[Term]) -> list[tuple[int,
     return pairs
 
 
+def _subsets(logs: list[float], most: int) -> list[tuple[float, tuple[int, ...]]]:
+    """Every subset of at most ``most`` of ``logs`` (the empty one too), with its sum."""
+    out: list[tuple[float, tuple[int, ...]]] = [(0.0, ())]
+    for size in range(1, min(most, len(logs)) + 1):
+        out += [
+            (sum(logs[k] for k in group), group) for group in itertools.combinations(range(len(logs)), size)
+        ]
+    return out
+
+
+def _groups(typed: Sequence[_Typed], sheet: Sequence[Term]) -> list[frozenset[int]]:
+    """The balanced groups: some typed factors (at least one) and some derived ones, at most ``_GROUP`` + 1
+    in all, whose products are equal; indices past the typed ones are the derived ones. Found by meeting
+    in the middle: the sums of the typed subsets against those of the derived subsets, in buckets."""
+    t_logs = [t.power * math.log(t.value) for t in typed]
+    s_logs = [s.power * math.log(s.value) for s in sheet]
+    t_sets = _subsets(t_logs, _GROUP)
+    s_sets = _subsets(s_logs, _GROUP)
+    width = 1e-4
+    buckets: dict[int, list[tuple[float, tuple[int, ...]]]] = {}
+    for total, group in s_sets:
+        buckets.setdefault(round(total / width), []).append((total, group))
+    offset = len(typed)
+    found = []
+    for total, t_group in t_sets:
+        if not t_group:
+            continue
+        key = round(total / width)
+        for near in (key - 1, key, key + 1):
+            for s_total, s_group in buckets.get(near, ()):
+                size = len(t_group) + len(s_group)
+                if size < 2 or size > _GROUP + 1:
+                    continue
+                scale = max([abs(t_logs[k]) for k in t_group] + [abs(s_logs[k]) for k in s_group])
+                if abs(total - s_total) <= 2e-5 * max(scale, 1):
+                    found.append(frozenset(t_group) | frozenset(offset + k for k in s_group))
+    return found
+
+
 def _cover(typed: Sequence[_Typed], sheet: Sequence[Term]) -> tuple[list[int], list[int]]:
     """The typed and derived factors left over by the disjoint balanced groups that leave the fewest
     changes (a typed factor in a derived one's place, one left out, one added: each is one), then pair the
     most factors one to one, then make the most groups. A group is up to ``_GROUP`` + 1 factors, at least
     one typed, whose typed product equals its derived one (a factor typed as itself, grouped, split, or a
     unit typed out). The search visits at most ``_NODES`` packings."""
-    items = [(t.power * math.log(t.value), True) for t in typed]
-    items += [(-s.power * math.log(s.value), False) for s in sheet]
-    n = len(items)
-    groups: list[frozenset[int]] = []
-    for size in range(2, min(_GROUP + 1, n) + 1):
-        for group in itertools.combinations(range(n), size):
-            if not any(items[k][1] for k in group):
-                continue
-            total = sum(items[k][0] for k in group)
-            scale = max(abs(items[k][0]) for k in group)
-            if abs(total) <= 2e-5 * max(scale, 1):
-                groups.append(frozenset(group))
-    starts: dict[int, list[frozenset[int]]] = {}
-    for g in groups:
-        starts.setdefault(min(g), []).append(g)
+    n_typed, n = len(typed), len(typed) + len(sheet)
     powers = [t.power for t in typed] + [s.power for s in sheet]
+    starts: dict[int, list[frozenset[int]]] = {}
+    for g in sorted(_groups(typed, sheet), key=len):  # pairs first: the first packing tried is a good one
+        starts.setdefault(min(g), []).append(g)
+    left = {(side, p): 0 for side in (True, False) for p in (1, -1)}  # (typed?, power) -> factors uncovered
+    for k, p in enumerate(powers):
+        left[(k < n_typed, p)] += 1
     best: tuple[tuple[int, int, int], list[frozenset[int]]] = ((-n, 0, 0), [])
     budget = [_NODES]
 
-    def score(used: frozenset[int], chosen: list[frozenset[int]]) -> tuple[int, int, int]:
-        changes = 0
-        for power in (1, -1):
-            typed_left = sum(1 for k in range(len(typed)) if k not in used and powers[k] == power)
-            sheet_left = sum(1 for k in range(len(typed), n) if k not in used and powers[k] == power)
-            changes += max(typed_left, sheet_left)
-        return (-changes, sum(1 for g in chosen if len(g) == 2), len(chosen))
-
-    def search(at: int, used: frozenset[int], chosen: list[frozenset[int]]) -> None:
+    def search(at: int, used: frozenset[int], chosen: list[frozenset[int]], pairs: int) -> None:
         nonlocal best
         budget[0] -= 1
-        mark = score(used, chosen)
+        changes = sum(max(left[(True, p)], left[(False, p)]) for p in (1, -1))
+        mark = (-changes, pairs, len(chosen))
         if mark > best[0]:
             best = (mark, list(chosen))
         for k in range(at, n):
             if budget[0] <= 0:
                 return
             for g in starts.get(k, ()):
-                if not g & used:
-                    search(k + 1, used | g, [*chosen, g])
+                if g & used:
+                    continue
+                for m in g:
+                    left[(m < n_typed, powers[m])] -= 1
+                search(k + 1, used | g, [*chosen, g], pairs + (len(g) == 2))
+                for m in g:
+                    left[(m < n_typed, powers[m])] += 1
 
-    search(0, frozenset(), [])
+    search(0, frozenset(), [], 0)
     covered = frozenset().union(*best[1]) if best[1] else frozenset()
-    t_left = [i for i in range(len(typed)) if i not in covered]
-    s_left = [j for j in range(len(sheet)) if len(typed) + j not in covered]
+    t_left = [i for i in range(n_typed) if i not in covered]
+    s_left = [j for j in range(len(sheet)) if n_typed + j not in covered]
     return t_left, s_left
 
 
@@ -343,7 +373,7 @@ def _extra(t: _Typed) -> str:
 def _too_far(typed: Sequence[_Typed], sheet: Sequence[Term], matched: int) -> str:
     shown = [t for t in typed if not t.unit]
     return (
-        f"Only {matched} of your {len(shown)} factors are the derivation's "
+        f"Only {matched} of your {len(shown)} factors {'is' if matched == 1 else 'are'} the derivation's "
         f"({len(sheet)} factors): compare your product with its steps."
     )
 
