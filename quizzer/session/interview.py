@@ -151,6 +151,18 @@ class InterviewSession:
         return format_set(self.instances, sum(i.minutes for i in self.instances))
 
 
+def parts_words(numbers: Sequence[int | str]) -> str:
+    """ "part 1", "parts 1 and 2", "parts 1, 2 and 3".
+
+    >>> parts_words([1]), parts_words(["1", "2"]), parts_words([1, 2, 3])
+    ('part 1', 'parts 1 and 2', 'parts 1, 2 and 3')
+    """
+    names = [str(n) for n in numbers]
+    if len(names) == 1:
+        return f"part {names[0]}"
+    return f"parts {', '.join(names[:-1])} and {names[-1]}"
+
+
 def report_markdown(session: InterviewSession, words: Mapping[str, str] | None = None) -> str:
     """The interview as Markdown: parts right of parts answered, then each question's parts: what the
     candidate said, the verdict (``words`` names a kind; the kind itself without), its diagnosis, carried
@@ -178,9 +190,10 @@ def report_markdown(session: InterviewSession, words: Mapping[str, str] | None =
             lines.append(f"  - {md_escape(verdict.message)}")
             lines += [f"  - {md_escape(sentence)}" for sentence in verdict.diagnosis]
             if done.carried and done.grade.carried:
-                carried = ", ".join(f"part {k}" for k in done.grade.carried)
-                lines.append(f"  - carried credit: right from their own {carried}")
+                lines.append(
+                    f"  - carried credit: right from their own {parts_words(list(done.grade.carried))}"
+                )
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["InterviewSession", "PartAnswer", "report_markdown"]
+__all__ = ["InterviewSession", "PartAnswer", "parts_words", "report_markdown"]

@@ -239,6 +239,11 @@ class QuizzerApp(AppModes):
             "Study", "Spaced repetition: what is due, then new templates", mode(self.start_study)
         )
         yield SystemCommand(
+            "Interviewer",
+            "Ask someone questions aloud: answers, slips and live grades",
+            mode(self.start_interview),
+        )
+        yield SystemCommand(
             "Drill your slips",
             "The templates where your most frequent recorded slips can happen",
             mode(partial(self.start_drill, DrillOptions(slips=True))),

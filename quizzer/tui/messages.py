@@ -11,8 +11,9 @@ if TYPE_CHECKING:
 
 
 class StartMode(Message):
-    """Open a mode: "drill", "mock", "study" or "cram", with its filters (None: any) and, for a drill, one
-    template and a seed (the instance template#seed first), or only some templates (the leeches)."""
+    """Open a mode: "drill", "mock", "study", "cram" or "interview", with its filters (None: any) and, for a
+    drill, one template and a seed (the instance template#seed first), or only some templates (the
+    leeches)."""
 
     def __init__(
         self,

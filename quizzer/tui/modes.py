@@ -12,13 +12,14 @@ from quizzer.bank.errors import TemplateError
 from quizzer.session.drill import DrillSession
 from quizzer.session.records import Attempt
 from quizzer.tui.messages import StartMode
-from quizzer.tui.options import CramOptions, DrillOptions, MockOptions, StudyOptions
+from quizzer.tui.options import CramOptions, DrillOptions, InterviewOptions, MockOptions, StudyOptions
 from quizzer.tui.screens.drill import DrillScreen
 from quizzer.tui.services import AppServices
 
 if TYPE_CHECKING:
     from quizzer.bank.generate.render import Instance
     from quizzer.session.study import StudySession
+    from quizzer.tui.screens.interview import InterviewFiles
     from quizzer.tui.screens.mock_start import MockPlan
 
 # Home and the other screens are imported when first shown: `quizzer drill` paints its question without
@@ -26,12 +27,14 @@ if TYPE_CHECKING:
 
 
 def is_mode(screen: Screen[object]) -> bool:
-    """Whether ``screen`` is a mode's (a drill or cram, a study session, a mock or its start)."""
+    """Whether ``screen`` is a mode's (a drill or cram, a study session, a mock or its start, an
+    interview)."""
+    from quizzer.tui.screens.interview import InterviewScreen
     from quizzer.tui.screens.mock import MockScreen
     from quizzer.tui.screens.mock_start import MockStartScreen
     from quizzer.tui.screens.study import StudyScreen
 
-    return isinstance(screen, (DrillScreen, StudyScreen, MockStartScreen, MockScreen))
+    return isinstance(screen, (DrillScreen, StudyScreen, MockStartScreen, MockScreen, InterviewScreen))
 
 
 class AppModes(AppServices):
@@ -60,8 +63,12 @@ class AppModes(AppServices):
         """Every template id the UI thread's bank knows (Home's study counts read the history over them)."""
         return self.questions_bank().scanned_ids()
 
-    async def open_mode(self, options: DrillOptions | MockOptions | StudyOptions | CramOptions) -> bool:
+    async def open_mode(
+        self, options: DrillOptions | MockOptions | StudyOptions | CramOptions | InterviewOptions
+    ) -> bool:
         """Open the mode ``options`` asks for, its first screen mounted; False if it could not open."""
+        if isinstance(options, InterviewOptions):
+            return await self.start_interview(options)
         if isinstance(options, DrillOptions):
             return await self.start_drill(options)
         if isinstance(options, CramOptions):
@@ -94,6 +101,8 @@ class AppModes(AppServices):
             )
         elif event.mode == "study":
             await self.start_study(StudyOptions(event.topic, self.new_per_day, event.seed))
+        elif event.mode == "interview":
+            await self.start_interview(InterviewOptions(self.settings.mock_count, event.topic, event.seed))
 
     async def aim_at_slips(self, options: DrillOptions) -> DrillOptions | None:
         """``options`` kept to the templates where your most frequent recorded slips can happen, said in a
@@ -320,6 +329,44 @@ class AppModes(AppServices):
             start=False,  # the screen starts the countdown when the first question is painted
         )
         return self.open(MockScreen(exam))
+
+    async def start_interview(self, options: InterviewOptions | None = None) -> bool:
+        """Open the interviewer's screen over the questions given, or drawn as a mock draws them (a fresh
+        seed unless one is given); False, with a notice, if no template matches. Its answers are not
+        written to the history (it is the interviewer's): only to its set and report files."""
+        from quizzer.session.chain import template_lookup
+        from quizzer.session.interview import InterviewSession
+        from quizzer.session.picking import pick_instances
+        from quizzer.tui.screens.interview import InterviewScreen
+
+        options = options or InterviewOptions(self.settings.mock_count)
+        bank, instances = self.questions_bank(), list(options.instances)
+        if not instances:
+            seed = self.new_seed() if options.seed is None else options.seed
+            try:
+                instances = pick_instances(bank, count=options.count, seed=seed, topic=options.topic)
+            except ValueError:
+                self.notify("No template matches these filters.", severity="warning")
+                return False
+        session = InterviewSession(instances, templates=template_lookup(bank))
+        await self.open(InterviewScreen(session, self.interview_files(options)))
+        return True
+
+    def interview_files(self, options: InterviewOptions) -> InterviewFiles:
+        """Where the interview is saved: the files asked for, else ``<stamp>.set`` and ``<stamp>.md`` in the
+        interviews folder, stamped with the time it begins (None: no folder, nowhere to save)."""
+        import os
+        import time
+
+        from quizzer.tui.screens.interview import InterviewFiles
+
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.wall()))
+        folder = self.interviews_folder
+
+        def named(given: str | None, suffix: str) -> str | None:
+            return given or (os.path.join(folder, stamp + suffix) if folder is not None else None)
+
+        return InterviewFiles(named(options.save_set, ".set"), named(options.report, ".md"))
 
     async def start_study(self, options: StudyOptions | None = None) -> bool:
         """Open a spaced-repetition study session over the templates (a topic's, if given)."""

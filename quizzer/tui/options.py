@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from quizzer.core.record import Record
+
+if TYPE_CHECKING:
+    from quizzer.bank.generate.instance import Instance
 
 
 class DrillOptions(Record):
@@ -53,3 +58,16 @@ class StudyOptions(Record):
     seed: int | None = None
     until: str | None = None
     """An interview date, YYYY-MM-DD (study --until): today's planned reviews toward it come first."""
+
+
+class InterviewOptions(Record):
+    """An interviewer's session: ``count`` questions (of a topic) drawn as a mock draws them, or the
+    questions given (``instances``: ID#SEED on the command line, a set file); where the set and the report
+    are written (None: the interviews folder beside the history, named by the time the interview began)."""
+
+    count: int = 8
+    topic: str | None = None
+    seed: int | None = None
+    instances: tuple[Instance, ...] = ()
+    save_set: str | None = None
+    report: str | None = None

@@ -21,7 +21,7 @@ from quizzer.core.errors import QuizzerError
 from quizzer.session.records import Attempt, CardState
 from quizzer.tui import ui_thread
 from quizzer.tui.messages import DeliverFile, ExportHistory, StartMode
-from quizzer.tui.options import CramOptions, DrillOptions, MockOptions, StudyOptions
+from quizzer.tui.options import CramOptions, DrillOptions, InterviewOptions, MockOptions, StudyOptions
 from quizzer.tui.reader import HistoryReader
 from quizzer.tui.writer import HistoryWriter
 
@@ -48,6 +48,10 @@ class AppServices(App[None]):
     #: Where delivered files go in a terminal (None: the user's downloads folder, Textual's default).
     save_directory: str | None = None
 
+    #: Where an interview's set and report go unless named (``paths.interviews_dir``: beside the history);
+    #: None: nowhere, saving says so.
+    interviews_folder: str | None = None
+
     bank: var[Bank | None] = var(None, init=False)
     """The whole bank, validated in a worker: what Home, Browse and the palette list. None until then."""
 
@@ -59,6 +63,7 @@ class AppServices(App[None]):
         mock: MockOptions | None = None,
         study: StudyOptions | None = None,
         cram: CramOptions | None = None,
+        interview: InterviewOptions | None = None,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
         seed_source: Callable[[], int] | None = None,
@@ -66,11 +71,12 @@ class AppServices(App[None]):
         store: HistoryStore | None = None,
         settings: Settings | None = None,
         config_path: str | None = None,
+        interviews_dir: str | None = None,
     ) -> None:
         super().__init__()
         self.question_paths = question_paths
-        self._start: DrillOptions | MockOptions | StudyOptions | CramOptions | None = (
-            drill or mock or study or cram
+        self._start: DrillOptions | MockOptions | StudyOptions | CramOptions | InterviewOptions | None = (
+            drill or mock or study or cram or interview
         )
         self.clock = clock
         #: Seconds since the epoch: stamps attempts and schedules reviews (never used to time a mock).
@@ -81,6 +87,7 @@ class AppServices(App[None]):
             store = HistoryStore.memory()
         #: Where every attempt and card goes (through the writer thread, in order).
         self.store: HistoryStore = store
+        self.interviews_folder = interviews_dir
         self.writer = HistoryWriter(on_error=self._write_failed)
         #: The user's defaults (config.toml): the mock's size, the daily limit of new templates.
         self.settings = settings or Settings()

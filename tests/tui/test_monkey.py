@@ -69,7 +69,7 @@ async def monkey(pilot, rng: random.Random, count: int) -> None:  # type: ignore
     await pilot.pause()
 
 
-SCREENS = ["home", "drill", "browse", "help", "mock", "study", "stats"]
+SCREENS = ["home", "drill", "browse", "help", "mock", "study", "stats", "interview"]
 
 
 @pytest.mark.parametrize("start", SCREENS)
@@ -101,6 +101,8 @@ async def run_monkey(start: str, rng: random.Random, count: int) -> None:
             await pilot.press("f1")
         elif start == "stats":
             await pilot.press("t")
+        elif start == "interview":
+            await pilot.press("v")
         await pilot.pause()
         await monkey(pilot, rng, count)
         assert app.is_running

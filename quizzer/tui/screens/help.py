@@ -88,6 +88,7 @@ def _owners() -> list[tuple[str, type[DOMNode]]]:
     from quizzer.tui.screens.browse import BrowseScreen
     from quizzer.tui.screens.drill import DrillScreen
     from quizzer.tui.screens.home import HomeScreen
+    from quizzer.tui.screens.interview import InterviewScreen
     from quizzer.tui.screens.mock import MockScreen
     from quizzer.tui.screens.mock_report import MockReportScreen
     from quizzer.tui.screens.mock_start import MockStartScreen
@@ -104,6 +105,7 @@ def _owners() -> list[tuple[str, type[DOMNode]]]:
         ("mock start", MockStartScreen),
         ("mock", MockScreen),
         ("mock report", MockReportScreen),
+        ("interviewer", InterviewScreen),
         ("browse", BrowseScreen),
         ("stats", StatsScreen),
         ("past mocks", PastMocksScreen),

@@ -63,6 +63,7 @@ class HomeScreen(Screen[None]):
         Binding("e", "slips", "Drill your slips", show=False, id="home-slips"),
         Binding("o", "slowest", "Drill your slowest", show=False, id="home-slowest"),
         Binding("i", "interview_date", "Interview date", show=False, id="home-interview-date"),
+        Binding("v", "interview", "Interviewer", show=False, id="home-interview"),
         Binding("question_mark", "app.help", "Help", id="home-help"),
         Binding("q", "app.quit", "Quit", show=False, id="home-quit"),
     ]
@@ -319,6 +320,10 @@ class HomeScreen(Screen[None]):
     def action_interview_date(self) -> None:
         """Set the interview date study plans toward (saved to config.toml)."""
         self.post_message(OpenScreen("interview-date"))
+
+    def action_interview(self) -> None:
+        """The interviewer's screen: questions to ask someone (of the topic filter), graded as they answer."""
+        self.post_message(StartMode("interview", topic=self._filter("#topic-filter")))
 
     def action_slips(self) -> None:
         """Drill the templates where your most frequent recorded slips can happen."""
