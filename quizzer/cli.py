@@ -186,6 +186,31 @@ def _mock(p: Parser) -> None:
     _db(p)
 
 
+def _interview(p: Parser) -> None:
+    p.add_argument(
+        "refs",
+        nargs="*",
+        metavar="REF",
+        help="the questions to ask, in order: ID, ID#SEED or ID#SEED@MODEL (default: drawn as a mock draws)",
+    )
+    p.add_argument("--topic", help="only this topic")
+    p.add_argument("--count", type=int, metavar="N", help="questions drawn (default: mock_count, else 8)")
+    p.add_argument("--seed", type=int, help="the same seed gives the same questions")
+    p.add_argument(
+        "--set-file", metavar="FILE", help="ask the questions a set file holds (mock --save-set's)"
+    )
+    p.add_argument(
+        "--save-set",
+        metavar="FILE",
+        help="write the questions (ID#SEED a line) to FILE (default: STAMP.set in interviews/ beside the db)",
+    )
+    p.add_argument(
+        "--report", metavar="FILE", help="write the report to FILE (default: interviews/STAMP.md beside it)"
+    )
+    _model(p)
+    _db(p)
+
+
 def _study(p: Parser) -> None:
     p.add_argument("--topic", help="only this topic")
     p.add_argument(
@@ -284,6 +309,7 @@ VERBS: dict[str, tuple[str, str, bool, Callable[[Parser], None]]] = {
     "drill": ("tui", "open the app straight into a drill", True, _drill_db),
     "mock": ("tui", "a timed mock interview, graded at the end", True, _mock),
     "study": ("tui", "spaced repetition: what is due, then new templates", True, _study),
+    "interview": ("tui", "ask someone questions aloud: answers, slips and live grades", True, _interview),
     "cram": ("tui", "drill the weakest templates without changing the study schedule", True, _cram),
     "list": ("listing", "list the question templates", True, _list),
     "show": ("show", "print a question, its answer and worked explanation", True, _show),
@@ -351,6 +377,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.verb, args.questions = "tui", []
     name = VERBS[args.verb][0] if args.verb in VERBS else args.verb
     if name == "tui" and os.environ.get("TERM") == "dumb" and not os.environ.get("TEXTUAL_DRIVER"):
+        if args.verb == "interview":  # plain is the candidate's drill, and would write to your history
+            print(
+                "quizzer interview: TERM=dumb: the interviewer's screen needs a terminal that draws; "
+                "`quizzer show ID#SEED` prints a question with its answer",
+                file=sys.stderr,
+            )
+            return 2
         args, name = _plain_instead(args), "plain"
     saved = sys.stdout, sys.stderr
     if name not in _APP_VERBS:  # no control character from a pack, a history or the settings is written

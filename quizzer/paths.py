@@ -46,3 +46,9 @@ def config_file() -> str:
     import platformdirs
 
     return os.path.join(platformdirs.user_config_dir("quizzer", appauthor=False), "config.toml")
+
+
+def interviews_dir(db: str | None = None) -> str:
+    """Where an interviewer's sets and reports go: ``interviews`` beside the history (``db_path``), so a
+    QUIZZER_DB or --db elsewhere takes them along; created when one is written, not here."""
+    return os.path.join(os.path.dirname(os.path.abspath(db_path(db))), "interviews")

@@ -27,8 +27,8 @@ README = ROOT / "README.md"
 LINKED = ("CONTRIBUTING.md", "docs/architecture.md", "docs/conventions.md")
 MAX_LINES = 300
 
-#: Verbs that open the full-screen app (`quizzer --help`: drill, mock, study, cram) or serve it.
-OPENS_APP = frozenset({"drill", "mock", "study", "cram", "serve"})
+#: Verbs that open the full-screen app (`quizzer --help`: drill, mock, study, cram, interview) or serve it.
+OPENS_APP = frozenset({"drill", "mock", "study", "cram", "interview", "serve"})
 FENCE = re.compile(r"^```(\w*)\s*$")
 ELIDED = ("...", "…")
 

@@ -1,18 +1,21 @@
-"""`quizzer` (no verb), `drill`, `mock`, `study`: open the Textual app; the only verbs that import textual."""
+"""`quizzer` (no verb), `drill`, `mock`, `study`, `cram`, `interview`: open the Textual app; the only verbs
+that import textual."""
 
 from __future__ import annotations
 
 import argparse
 from typing import TYPE_CHECKING
 
-from quizzer.bank.loader import load_bank
-from quizzer.commands.common import UsageError, find_template, for_model
+from quizzer.bank.loader import Bank, load_bank
+from quizzer.commands.common import UsageError, find_template, for_model, model_of, resolve
 from quizzer.commands.history import print_notice
-from quizzer.config import load_settings
-from quizzer.paths import config_file, db_path, question_paths
+from quizzer.config import Settings, load_settings
+from quizzer.core.errors import QuizzerError
+from quizzer.paths import config_file, db_path, interviews_dir, question_paths
 
 if TYPE_CHECKING:
     from quizzer.bank.generate.render import Instance
+    from quizzer.tui.options import InterviewOptions
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -22,7 +25,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from quizzer.tui.screens.mock_start import MockStart
 
     settings = load_settings(config_file())
-    drill = mock = study = cram = None
+    drill = mock = study = cram = interview = None
     if args.verb == "drill":
         if args.template and (args.topic or args.difficulty):
             raise UsageError("--template picks one template: leave out --topic and --difficulty")
@@ -61,6 +64,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         study = StudyOptions(args.topic, new_per_day, args.seed, until)
     paths = question_paths(getattr(args, "questions", []))
     bank = for_model(load_bank(paths), args.model) if getattr(args, "model", None) else None
+    if args.verb == "interview":
+        interview = interview_options(args, settings, bank or load_bank(paths))
     if drill is not None and drill.template_id is not None:
         find_template(bank or load_bank(paths), drill.template_id)  # a clear error before the screen opens
     store = HistoryStore.open(db_path(getattr(args, "db", None)))
@@ -71,10 +76,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             mock=mock,
             study=study,
             cram=cram,
+            interview=interview,
             store=store,
             settings=settings,
             config_path=config_file(),
             bank=bank,
+            interviews_dir=interviews_dir(getattr(args, "db", None)),
         )
     except BaseException:
         store.close()
@@ -112,3 +119,48 @@ def replayed_set(args: argparse.Namespace) -> list[Instance]:
         return parse_set(load_bank(question_paths(getattr(args, "questions", []))), text, path)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+
+
+def interview_options(args: argparse.Namespace, settings: Settings, bank: Bank) -> InterviewOptions:
+    """The interview the command line asks for: its REFs, a --set-file, or questions drawn (--count, --topic,
+    --seed); a UsageError for a REF that names no question or a mix of the three."""
+    from quizzer.tui.options import InterviewOptions
+
+    if args.refs and args.set_file:
+        raise UsageError("give the questions as REFs or as --set-file, not both")
+    if args.refs and (args.count is not None or args.topic):
+        raise UsageError("REFs give the questions: leave out --count and --topic")
+    count = settings.mock_count if args.count is None else args.count
+    if count < 1:
+        raise UsageError("--count must be at least 1")
+    instances: tuple[Instance, ...] = ()
+    if args.set_file:
+        instances = tuple(replayed_set(args))
+    elif args.refs:
+        instances = tuple(referenced(bank, args.refs, args.seed))
+    return InterviewOptions(count, args.topic, args.seed, instances, args.save_set, args.report)
+
+
+def referenced(bank: Bank, refs: list[str], seed: int | None) -> list[Instance]:
+    """The instance of each REF (ID, ID#SEED, ID#SEED@MODEL); an ID without a seed gets one drawn (from
+    ``seed`` when given: the same REFs and --seed give the same questions)."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for ref in refs:
+        template_id, given = resolve(ref, None, seed_required=False)
+        template = find_template(bank, template_id)
+        drawn = rng.randrange(1_000_000) if given is None else given
+        model = model_of(ref, None)
+        try:
+            if model:
+                from quizzer.bank.model_bank import posed_for
+                from quizzer.bank.read.model_files import model_name
+
+                out.append(posed_for(bank, template.id, drawn, model_name(model)))
+            else:
+                out.append(bank.generate(template.id, drawn))
+        except QuizzerError as exc:
+            raise UsageError(f"{ref}: {exc}") from None
+    return out
