@@ -1,9 +1,11 @@
-"""`make screenshot`: the README's pictures of a drill's feedback and of a chain in progress, and Home's plan
-toward an interview date (docs/architecture.md), taken by the app itself (SVGs)."""
+"""`make screenshot`: the README's pictures of a drill's feedback, of a chain in progress and of the
+interviewer's screen, and Home's plan toward an interview date (docs/architecture.md), taken by the app itself
+(SVGs). `python tests/tui/screenshot.py interview` takes the interviewer's alone."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -17,6 +19,9 @@ CHAIN_OUT = OUT.with_name("drill-chain.svg")
 #: The chain pictured: a template of the built-in bank with parts, and a seed.
 CHAIN = ("walkthrough-mla-serving", 3)
 PLAN_OUT = OUT.with_name("home-plan.svg")
+INTERVIEW_OUT = OUT.with_name("interview.svg")
+#: The interview pictured: a chain of the built-in bank whose part 2 carries, then another question.
+INTERVIEW = ("training-flops#3", "inference-memory-rule-of-thumb#3")
 
 
 async def main() -> None:
@@ -103,7 +108,53 @@ async def home_plan() -> None:
         await pilot.pause(0.5)
         app.save_screenshot(filename=PLAN_OUT.name, path=str(PLAN_OUT.parent))
     print(f"wrote {PLAN_OUT}")
+    await interview()
+
+
+async def interview() -> None:
+    """The interviewer's screen mid-chain: part 1 recorded wrong (the forward pass alone, a written slip),
+    part 2 typed consistent with it and graded live, before enter."""
+    from snapshot_app import FakeClock, FakeWall
+
+    from quizzer.bank.loader import load_bank
+    from quizzer.paths import questions_dir
+    from quizzer.store.history import HistoryStore
+    from quizzer.tui.app import QuizzerApp
+    from quizzer.tui.options import InterviewOptions
+    from quizzer.tui.screens.interview import InterviewScreen
+
+    paths = [str(questions_dir())]
+    bank = load_bank(paths)
+    bank.templates()
+    refs = [ref.partition("#") for ref in INTERVIEW]
+    instances = tuple(bank.generate(template_id, int(seed)) for template_id, _, seed in refs)
+    app = QuizzerApp(
+        paths,
+        interview=InterviewOptions(instances=instances, save_set=os.devnull, report=os.devnull),
+        clock=FakeClock(),
+        wall=FakeWall(),
+        seed_source=lambda: 7,
+        bank=bank,
+        store=HistoryStore.memory(),
+    )
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.05)
+            screen = app.screen
+            if isinstance(screen, InterviewScreen) and screen.answer_box.ready:
+                break
+        for widget in app.screen.query(Input):
+            widget.cursor_blink = False
+        chain = instances[0]
+        await pilot.press(
+            *f"{chain.value / 3:.3g}".replace("e+", "e"), "enter"
+        )  # 2·N·D for 6·N·D: a named slip
+        await pilot.pause()
+        await pilot.press(*f"{chain.parts[1].value / 3 / 86400:.3g} days")  # part 2 worked from it
+        await pilot.pause(0.5)
+        app.save_screenshot(filename=INTERVIEW_OUT.name, path=str(INTERVIEW_OUT.parent))
+    print(f"wrote {INTERVIEW_OUT}")
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    asyncio.run(interview() if sys.argv[1:] == ["interview"] else main())
