@@ -16,16 +16,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
 
 from quizzer.core.words import counted
-from quizzer.session.chain import PartGrade
-from quizzer.session.interview import InterviewSession, parts_words, report_markdown
-from quizzer.session.interview_sheet import PartSheet
+from quizzer.session.interview import InterviewSession, report_markdown
 from quizzer.tui.widgets.answer_input import AnswerInput
 from quizzer.tui.widgets.cached import CachedRenderable
-from quizzer.tui.widgets.lines import VERDICT_WORDS, Part, dim, line, plain, verdict_line
+from quizzer.tui.widgets.interview_lines import grade_lines, slip_lines
+from quizzer.tui.widgets.lines import VERDICT_WORDS, Part, dim, line, plain
 
 KEYS = dim("enter records what was said · ctrl+n next question · ctrl+s saves · esc back to Home")
-#: The widest a slip's title column gets; a longer title wraps under it.
-TITLE_CELLS = 44
 
 
 class InterviewFiles:
@@ -49,37 +46,6 @@ class InterviewFiles:
             except OSError as exc:
                 problems.append(f"{path}: {exc.strerror or exc}")
         return "; ".join(problems) or None
-
-
-def slip_lines(sheet: PartSheet) -> Content:
-    """One line per slip: its title (the template's own first) and the value it gives, aligned."""
-    if not sheet.slips:
-        return dim("No slip is known for this part.")
-    width = min(max(len(row.title) for row in sheet.slips), TITLE_CELLS)
-    rows: list[Part] = [("Slips", "bold"), "  (what a wrong answer may be)"]
-    for row in sheet.slips:
-        rows += ["\n  ", row.title.ljust(width), "  ", (row.shown, "bold")]
-    return line(*rows)
-
-
-def grade_lines(grade: PartGrade, head: str = "", *, brief: bool = False) -> Content:
-    """A grade as the interviewer reads it: the verdict, what was read against what was expected, the
-    feedback of a known slip, each sentence of the diagnosis, and carried credit when the part was right
-    only from the candidate's own earlier answers. ``brief`` (a part done): the slip's title, not its
-    feedback, and no diagnosis."""
-    verdict = grade.verdict
-    said = verdict.summary or verdict.message
-    parts: list[Part | Content] = [(head, "dim")] if head else []
-    if brief:
-        title = f" · {verdict.mistake_title}" if verdict.mistake_title else ""
-        parts.append(verdict_line(verdict.kind, said + title))
-    else:
-        parts.append(verdict_line(verdict.kind, said, verdict.feedback))
-        parts += [f"\n· {sentence}" for sentence in verdict.diagnosis]
-    if grade.carried:
-        carried = parts_words(list(grade.carried))
-        parts += ["\n", ("Carried credit", "bold"), f": right from their own {carried}"]
-    return Content.assemble(*parts)
 
 
 class InterviewScreen(Screen[None]):
