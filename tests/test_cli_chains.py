@@ -48,7 +48,16 @@ INSTANCE_KEYS = {
     "references",
     "mistakes",
 }
-VERDICT_KEYS = {"verdict", "given", "expected", "relative_error", "mistake", "feedback", "diagnosis", "message"}
+VERDICT_KEYS = {
+    "verdict",
+    "given",
+    "expected",
+    "relative_error",
+    "mistake",
+    "feedback",
+    "diagnosis",
+    "message",
+}
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from quizzer.bank.check.base import Lint
 from quizzer.bank.generate.render import grade_context
 from quizzer.grading.bands import Mistake, Tolerance, is_within
-from quizzer.grading.pairs import pair_clashes
+from quizzer.grading.pairs import AnySlip, pair_clashes
 from quizzer.grading.slips import slips
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ class SlipPairs(Lint):
             if not written or not part.value:
                 continue
             builtin = slips(part.value, part.unit, grade_context(part), tolerance=part.tolerance)
-            candidates = [*written, *builtin]
+            candidates: list[AnySlip] = [*written, *builtin]
             targets = {c.label: c.value for c in candidates} | {"the answer": part.value}
             clashes = {
                 (mine.name, other.label): (lands, value)
