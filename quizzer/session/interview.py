@@ -187,8 +187,7 @@ def report_markdown(session: InterviewSession, words: Mapping[str, str] | None =
             verdict = done.grade.verdict
             said = f"said **{md_escape(done.answer)}**: {say.get(done.kind, done.kind)}"
             lines += ["", f"- {head}{said} ({expected})"]
-            lines.append(f"  - {md_escape(verdict.message)}")
-            lines += [f"  - {md_escape(sentence)}" for sentence in verdict.diagnosis]
+            lines.append(f"  - {md_escape(verdict.message)}")  # the diagnosis ends its feedback
             if done.carried and done.grade.carried:
                 lines.append(
                     f"  - carried credit: right from their own {parts_words(list(done.grade.carried))}"

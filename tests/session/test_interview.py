@@ -132,3 +132,16 @@ def test_the_set_replays_to_the_same_questions(bank: Bank) -> None:
 def test_an_interview_needs_a_question() -> None:
     with pytest.raises(ValueError, match="at least one question"):
         InterviewSession([])
+
+
+def test_the_diagnosis_of_a_typed_product_is_in_the_report_once() -> None:
+    """The issue's product on kv-cache-bytes#1 (32 layers): the report says the 30 is n_layers, once."""
+    from quizzer.core.markdown import md_escape
+    from tests.builtin_bank import builtin_bank
+
+    built_in = builtin_bank()
+    session = InterviewSession([built_in.generate("kv-cache-bytes", 1)], templates=template_lookup(built_in))
+    graded = session.record("2*30*16*256*4*8192*8 bytes")
+    assert graded is not None
+    assert graded.verdict.diagnosis == ("Your 30 is n_layers: here it is 32.",)
+    assert report_markdown(session).count(md_escape("Your 30 is n_layers: here it is 32.")) == 1

@@ -26,9 +26,9 @@ def slip_lines(sheet: PartSheet) -> Content:
 
 def grade_lines(grade: PartGrade, head: str = "", *, brief: bool = False) -> Content:
     """A grade as the interviewer reads it: the verdict, what was read against what was expected, the
-    feedback of a known slip, each sentence of the diagnosis, and carried credit when the part was right
-    only from the candidate's own earlier answers. ``brief`` (a part done): the slip's title, not its
-    feedback, and no diagnosis."""
+    feedback (a known slip's, then the diagnosis: the factors that differ, two slips at once), and carried
+    credit when the part was right only from the candidate's own earlier answers. ``brief`` (a part done):
+    the slip's title, not its feedback."""
     verdict = grade.verdict
     said = verdict.summary or verdict.message
     parts: list[Part | Content] = [(head, "dim")] if head else []
@@ -36,8 +36,7 @@ def grade_lines(grade: PartGrade, head: str = "", *, brief: bool = False) -> Con
         title = f" · {verdict.mistake_title}" if verdict.mistake_title else ""
         parts.append(verdict_line(verdict.kind, said + title))
     else:
-        parts.append(verdict_line(verdict.kind, said, verdict.feedback))
-        parts += [f"\n· {sentence}" for sentence in verdict.diagnosis]
+        parts.append(verdict_line(verdict.kind, said, verdict.feedback))  # the diagnosis ends the feedback
     if grade.carried:
         carried = parts_words(list(grade.carried))
         parts += ["\n", ("Carried credit", "bold"), f": right from their own {carried}"]
