@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import update_wrapper
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -219,16 +220,49 @@ for _module, _names in _CALCULATOR_MODULES.items():
 __all__ = ["CALCULATORS", *sorted(_EXPORTS)]
 
 
+#: The results a memoized calculator keeps, at most; then it starts afresh.
+_KEPT = 4096
+
+
+def _memoized(calculator: Callable[..., Result]) -> Callable[..., Result]:
+    """``calculator``, answering a call it has answered before from memory. A calculator is pure and its
+    Result immutable, so the same arguments give the same Result; the key holds each argument's type
+    beside its value (2 and 2.0 are different calls: their derivations read differently). A call with an
+    argument that cannot be a key (a list) is made afresh; an error is never kept."""
+    kept: dict[tuple[Any, ...], Result] = {}
+
+    def call(*args: Any, **kwargs: Any) -> Result:
+        key = (*((type(a), a) for a in args), *((k, type(v), v) for k, v in sorted(kwargs.items())))
+        try:
+            return kept[key]
+        except KeyError:
+            pass
+        except TypeError:  # an argument that cannot be a key
+            return calculator(*args, **kwargs)
+        result = calculator(*args, **kwargs)
+        if len(kept) >= _KEPT:
+            kept.clear()
+        kept[key] = result
+        return result
+
+    return update_wrapper(call, calculator)  # its name, module, docstring and signature (via __wrapped__)
+
+
 class _Calculators(Mapping[str, "Callable[..., Result]"]):
-    """CALCULATORS: names are known up front; a calculator's module is imported on first lookup."""
+    """CALCULATORS: names are known up front; a calculator's module is imported on first lookup, and
+    each is memoized (``_memoized``): the drawn variables of a template call the same ones with the same
+    arguments again and again (a preset's parameter count)."""
 
     def __init__(self) -> None:
         self._module_of = {name: module for module, names in _CALCULATOR_MODULES.items() for name in names}
+        self._made: dict[str, Callable[..., Result]] = {}
 
     def __getitem__(self, name: str) -> Callable[..., Result]:
-        module = self._module_of[name]  # KeyError for unknown names, as a dict would
-        calculator: Callable[..., Result] = getattr(import_module(f"quizzer.core.{module}"), name)
-        return calculator
+        made = self._made.get(name)
+        if made is None:
+            module = self._module_of[name]  # KeyError for unknown names, as a dict would
+            made = self._made[name] = _memoized(getattr(import_module(f"quizzer.core.{module}"), name))
+        return made
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._module_of)

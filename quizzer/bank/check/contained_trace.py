@@ -76,7 +76,7 @@ def recording(spec: ModelSpec, log: set[str]) -> ModelSpec:
 
 def _convention_index(fn: Callable[..., Any]) -> int | None:
     """The position of a ``convention`` parameter of ``fn`` (None: it has none)."""
-    code = fn.__code__
+    code = getattr(fn, "__wrapped__", fn).__code__  # the calculator under its memo (quizzer.core)
     names = code.co_varnames[: code.co_argcount]
     return names.index("convention") if "convention" in names else None
 

@@ -87,6 +87,7 @@ def _defaults(call: Any) -> list[tuple[str, int | float]]:
     factor or term inside the calculator that the template's expression does not show. Read from the
     function's code object (``inspect`` would cost the command line its start-up time)."""
     fn = calculators().get(call.func.id)
+    fn = getattr(fn, "__wrapped__", fn)  # the calculator under its memo (quizzer.core)
     code = getattr(fn, "__code__", None)
     if fn is None or code is None:  # (None has no __code__: the first test is for mypy)
         return []

@@ -160,23 +160,56 @@ def render_text(
     length = len(source)
     if length > limit:
         raise TextTooLong(f"the text passes the limit of {limit:,} characters")
-
-    def replace(match: re.Match[str]) -> str:
-        nonlocal length
-        name, style = match.group(1), match.group(2)
+    pieces = _pieces(source)
+    if len(pieces) == 1 and isinstance(pieces[0], str):
+        return _unescaped(pieces[0])
+    out: list[str] = []
+    for piece in pieces:
+        if isinstance(piece, str):
+            out.append(piece)
+            continue
+        name, style, written = piece
         var_style, unit = formats.get(name, (None, None))
         try:
             shown = format_value(env[name], style or var_style, unit)
         except (ValueError, ArithmeticError, TypeError) as exc:
             raise TextError(f"cannot show {{{name}}} ({_cut(env[name])}): {exc}") from None
-        length += len(shown) - len(match.group(0))
+        length += len(shown) - written
         if length > limit:
             raise TextTooLong(
                 f"with its placeholders filled in, the text passes the limit of {limit:,} characters"
             )
-        return shown
+        out.append(shown)
+    return _unescaped("".join(out))  # after filling in, as ever: a value shown with {{ reads as {
 
-    return PLACEHOLDER_RE.sub(replace, source).replace("{{", "{").replace("}}", "}")
+
+#: A text split at its placeholders: literal runs and (name, style, characters written) for each.
+_Pieces = tuple["str | tuple[str, str | None, int]", ...]
+_PIECES: dict[str, _Pieces] = {}
+
+
+def _pieces(source: str) -> _Pieces:
+    """``source`` split at its placeholders, once per text (a template's texts are rendered again and
+    again)."""
+    found = _PIECES.get(source)
+    if found is not None:
+        return found
+    pieces: list[str | tuple[str, str | None, int]] = []
+    at = 0
+    for match in PLACEHOLDER_RE.finditer(source):
+        pieces.append(source[at : match.start()])
+        pieces.append((match.group(1), match.group(2), len(match.group(0))))
+        at = match.end()
+    pieces.append(source[at:])
+    found = tuple(p for p in pieces if p != "") or ("",)
+    if len(_PIECES) > 20_000:  # the texts of every pack loaded, many times over: never let them pile up
+        _PIECES.clear()
+    _PIECES[source] = found
+    return found
+
+
+def _unescaped(text: str) -> str:
+    return text.replace("{{", "{").replace("}}", "}")
 
 
 def _cut(value: Any, limit: int = 40) -> str:
