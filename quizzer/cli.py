@@ -239,6 +239,12 @@ def _check(p: Parser) -> None:
     p.add_argument("paths", nargs="*", metavar="PATH", help="folders or files (default: every loaded pack)")
     p.add_argument("--seeds", type=int, default=100, metavar="N", help="instances per template (default 100)")
     p.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="check templates in N processes at once (default: one per CPU, at most 8)",
+    )
+    p.add_argument(
         "--skip",
         action="append",
         metavar="LINT",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -30,7 +31,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except ValueError as exc:
         print(f"quizzer check: {exc}", file=sys.stderr)
         return 2
-    report = check_bank(load_bank(paths), seeds_per_template=args.seeds, lints=lints)
+    jobs = getattr(args, "jobs", None)
+    jobs = min(os.cpu_count() or 1, 8) if jobs is None else jobs
+    if jobs < 1:
+        print("quizzer check: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    report = check_bank(
+        load_bank(paths), seeds_per_template=args.seeds, lints=lints, workers=jobs, paths=paths
+    )
     elapsed = time.perf_counter() - start
     for problem in report.problems:
         print(problem)

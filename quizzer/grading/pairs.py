@@ -11,7 +11,9 @@ check).
 
 from __future__ import annotations
 
+import bisect
 import itertools
+import math
 from typing import TYPE_CHECKING
 
 from quizzer.core.trace import Number, num
@@ -44,6 +46,38 @@ def _pairs(expected: Number, candidates: Sequence[AnySlip]) -> Iterator[tuple[An
         yield a, b, a.value * b.value / expected
 
 
+class _Singles:
+    """The single slips by value, to find those within a tolerance of a value without trying each: a
+    window is cut from the sorted values by bisection, then each inside it is tried exactly."""
+
+    def __init__(self, candidates: Sequence[AnySlip], tolerance: Tolerance) -> None:
+        self.tolerance = tolerance
+        ordered = sorted(range(len(candidates)), key=lambda i: candidates[i].value)
+        self.values = [candidates[i].value for i in ordered]
+        self.slips = [candidates[i] for i in ordered]
+
+    def _window(self, value: Number) -> tuple[float, float]:
+        kind, t = self.tolerance.kind, self.tolerance.value
+        if kind == "abs":
+            return value - 2 * t - 1e-9 * abs(value), value + 2 * t + 1e-9 * abs(value)
+        if value <= 0 or (kind == "rel" and t >= 0.5):
+            return -math.inf, math.inf
+        if kind == "rel":
+            return value / (1 + t) * (1 - 1e-9), value / (1 - t) * (1 + 1e-9)
+        return value / t * (1 - 1e-9), value * t * (1 + 1e-9)
+
+    def near(self, value: Number, *skip: AnySlip) -> AnySlip | None:
+        """The first single slip (by value) ``value`` is within the tolerance of, other than ``skip``."""
+        lo, hi = self._window(value)
+        start = bisect.bisect_left(self.values, lo)
+        end = bisect.bisect_right(self.values, hi)
+        for k in range(start, end):
+            slip = self.slips[k]
+            if all(slip is not s for s in skip) and is_within(value, slip.value, self.tolerance):
+                return slip
+        return None
+
+
 def slip_pairs(expected: Number, tolerance: Tolerance, candidates: Sequence[AnySlip]) -> list[Slip]:
     """The separable pairs of ``candidates`` as slips, named by both ("dtype-x+gb-vs-gib").
 
@@ -54,10 +88,10 @@ def slip_pairs(expected: Number, tolerance: Tolerance, candidates: Sequence[AnyS
     """
     if not expected:
         return []
-    singles = [c.value for c in candidates]
+    singles = _Singles(candidates, tolerance)
     out = []
     for a, b, value in _pairs(expected, candidates):
-        if is_within(value, expected, tolerance) or any(is_within(value, s, tolerance) for s in singles):
+        if is_within(value, expected, tolerance) or singles.near(value) is not None:
             continue
         feedback = _feedback(a, b, expected)
         out.append(Slip(f"{a.name}+{b.name}", value, f"{a.label} + {b.label}", feedback, a.family))
@@ -84,16 +118,14 @@ def pair_clashes(
     if not expected:
         return []
     out = []
+    singles = _Singles(candidates, tolerance)
     for a, b, value in _pairs(expected, candidates):
         if not isinstance(a, Mistake) and not isinstance(b, Mistake):
             continue  # two built-in slips: the grader's own, not the template's to separate
         if is_within(value, expected, tolerance):
             out.append((a, b, value, "the answer"))
             continue
-        single = next(
-            (s for s in candidates if s is not a and s is not b and is_within(value, s.value, tolerance)),
-            None,
-        )
+        single = singles.near(value, a, b)
         if single is not None:
             out.append((a, b, value, single.label))
     return out

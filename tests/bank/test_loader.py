@@ -192,3 +192,13 @@ def test_a_quoted_id_key_is_scanned(tmp_path: Path) -> None:
     bank = load_bank([str(tmp_path)])
     assert bank.scanned_ids() == ["mini-product"]
     assert [t.id for t in bank.templates()] == ["mini-product"]
+
+
+def test_checked_in_processes_the_problems_are_the_same_and_in_order() -> None:
+    """`quizzer check` checks templates in a process pool: the same problems, in the same order."""
+    paths = [str(DATA / "lint"), str(DATA / "good")]
+    alone = check_bank(load_bank(paths), seeds_per_template=5)
+    pooled = check_bank(load_bank(paths), seeds_per_template=5, workers=2, paths=paths)
+    assert alone.problems  # the lint fixtures hold findings: the comparison is not of two empty lists
+    assert [str(p) for p in pooled.problems] == [str(p) for p in alone.problems]
+    assert (pooled.templates, pooled.instances) == (alone.templates, alone.instances)

@@ -27,7 +27,9 @@ def digests() -> dict[str, str]:
     bank = load_bank([questions_dir()])
     out = {}
     for template in bank.templates():
-        text = "\n".join(json.dumps(instance_json(generate(template, seed)), sort_keys=True) for seed in SEEDS)
+        text = "\n".join(
+            json.dumps(instance_json(generate(template, seed)), sort_keys=True) for seed in SEEDS
+        )
         out[template.id] = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return out
 

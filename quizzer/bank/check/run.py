@@ -173,15 +173,51 @@ def part_problems(
 
 
 def check_bank(
-    bank: Bank, seeds_per_template: int = 100, *, lints: Sequence[type[Lint]] = LINTS
+    bank: Bank,
+    seeds_per_template: int = 100,
+    *,
+    lints: Sequence[type[Lint]] = LINTS,
+    workers: int = 1,
+    paths: Sequence[str] | None = None,
 ) -> CheckReport:
     """Every problem in ``bank``: load problems, then each valid template over many seeds, with ``lints``
-    (default: every one)."""
+    (default: every one). With ``workers`` > 1 and the ``paths`` the bank was loaded from, the templates
+    are checked in that many processes, each loading the bank itself; the problems come in the same order
+    either way."""
     problems: list[TemplateError] = list(bank.problems())
     templates = bank.templates()
     instances = 0
-    for template in templates:
-        found, count = check_template(template, range(seeds_per_template), lints=lints)
+    found_all: Iterable[tuple[list[TemplateError], int]]
+    if workers > 1 and paths is not None and len(templates) > 1:
+        found_all = _in_processes([t.id for t in templates], seeds_per_template, lints, workers, paths)
+    else:
+        found_all = (check_template(t, range(seeds_per_template), lints=lints) for t in templates)
+    for found, count in found_all:
         problems.extend(found)
         instances += count
     return CheckReport(tuple(problems), len(templates), instances)
+
+
+def _in_processes(
+    ids: list[str], seeds: int, lints: Sequence[type[Lint]], workers: int, paths: Sequence[str]
+) -> list[tuple[list[TemplateError], int]]:
+    """``check_template`` of each id, in a pool of ``workers`` processes that each load ``paths``."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    jobs = [(template_id, seeds, tuple(lints)) for template_id in ids]
+    with ProcessPoolExecutor(workers, initializer=_load_in_worker, initargs=(list(paths),)) as pool:
+        return list(pool.map(_check_in_worker, jobs, chunksize=1))
+
+
+_WORKER_BANK: list[Bank] = []  # the bank a worker process loaded (one)
+
+
+def _load_in_worker(paths: list[str]) -> None:
+    from quizzer.bank.loader import load_bank
+
+    _WORKER_BANK.append(load_bank(paths))
+
+
+def _check_in_worker(job: tuple[str, int, tuple[type[Lint], ...]]) -> tuple[list[TemplateError], int]:
+    template_id, seeds, lints = job
+    return check_template(_WORKER_BANK[0].get(template_id), range(seeds), lints=lints)
