@@ -65,6 +65,8 @@ typecheck: $(STAMP)
 
 check: lint test
 
+# Speed against baselines of the same run; exits non-zero only when a row is over its budget. Its tmux row
+# installs tmux with apt-get when it is missing (as root), else prints that row as not measured.
 bench: $(STAMP)
 	$(BIN)/python tests/bench/run.py
 

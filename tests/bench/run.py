@@ -88,7 +88,9 @@ def engine_rows() -> list[str]:
 
 def tui_rows() -> tuple[list[str], int]:
     """Launch to the first question painted and peak memory, against a minimal Textual app (fresh processes,
-    headless, interleaved); then Enter to feedback painted, median over 50 answers (in process)."""
+    headless, interleaved); launch to the prompt on screen in tmux, against the same app (tmux_launch.py);
+    Enter to feedback painted, median over 50 answers; each screen change to its prompt painted
+    (screens.py, in process)."""
     script = str(ROOT / "tests" / "bench" / "tui_start.py")
     runs: dict[str, list[tuple[float, int]]] = {"minimal": [], "quizzer": []}
     for round_ in range(16):
@@ -124,12 +126,17 @@ def tui_rows() -> tuple[list[str], int]:
         f"{'ok' if enter_ms <= 50 else 'OVER'}"
     )
     rows.append(f"  {'enter to the explanation scrolled into view, median of 50':<64} {in_view_ms:6.1f} ms")
-    for what, ms in _transitions_ms(20).items():
-        over += ms > 100
-        rows.append(
-            f"  {what + ' painted, median':<64} {ms:6.1f} ms (budget <= 100)  {'ok' if ms <= 100 else 'OVER'}"
-        )
-    return rows, over
+    import tempfile
+
+    from screens import screen_rows
+    from tmux_launch import tmux_row
+
+    row, tmux_over = tmux_row()
+    rows.insert(1, row)
+    over += tmux_over
+    with tempfile.TemporaryDirectory() as tmp:
+        screen_lines, screens_over = screen_rows(Path(tmp))
+    return rows + screen_lines, over + screens_over
 
 
 def _enter_to_feedback_ms(answers: int) -> tuple[float, float]:
@@ -200,73 +207,6 @@ def _enter_to_feedback_ms(answers: int) -> tuple[float, float]:
             f"timed {len(painted)} and {len(in_view)} of {answers} answers: has App._display moved?"
         )
     return statistics.median(painted), statistics.median(in_view)
-
-
-def _transitions_ms(rounds: int) -> dict[str, float]:
-    """Medians, in ms, from a key reaching the app to the first frame of what it opens: the next question
-    ("n" in a drill), a drill from Home ("d"), Home again from the drill ("q"). Timed inside the app, at the
-    frame it writes after the screen or the question was shown (App._display)."""
-    import asyncio
-
-    from textual.app import App
-
-    sys.path.insert(0, str(ROOT / "tests" / "tui"))
-    from snapshot_app import make_app
-
-    from quizzer.tui.screens.drill import DrillScreen
-    from quizzer.tui.screens.home import HomeScreen
-    from quizzer.tui.widgets.question_panel import QuestionPanel
-
-    times: dict[str, list[float]] = {"next question": [], "home to drill": [], "drill to home": []}
-    state: dict[str, float | str] = {"start": 0.0, "measuring": "", "shown": ""}
-    display, show, resume = App._display, QuestionPanel.show, HomeScreen.on_screen_resume
-
-    def timed_show(self: QuestionPanel, *args: object, **kwargs: object) -> None:
-        show(self, *args, **kwargs)  # type: ignore[arg-type]
-        state["shown"] = state["measuring"]
-
-    def timed_resume(self: HomeScreen) -> None:
-        resume(self)
-        state["shown"] = state["measuring"]
-
-    def timed_display(self: App[None], screen: object, renderable: object) -> None:
-        display(self, screen, renderable)  # type: ignore[arg-type]
-        if state["shown"]:
-            times[str(state["shown"])].append((time.perf_counter() - float(state["start"])) * 1000)
-            state["shown"] = state["measuring"] = ""
-
-    QuestionPanel.show = timed_show  # type: ignore[method-assign]
-    HomeScreen.on_screen_resume = timed_resume  # type: ignore[method-assign]
-    App._display = timed_display  # type: ignore[method-assign]
-
-    async def press(pilot: object, key: str, what: str) -> None:
-        state["start"], state["measuring"] = time.perf_counter(), what
-        await pilot.press(key)  # type: ignore[attr-defined]
-        await pilot.pause()  # type: ignore[attr-defined]
-        await pilot.pause(0.05)  # type: ignore[attr-defined]
-
-    async def measure() -> None:
-        app = make_app()
-        async with app.run_test(size=(100, 32)) as pilot:
-            await pilot.pause()
-            for _ in range(rounds):
-                await press(pilot, "d", "home to drill")
-                assert isinstance(app.screen, DrillScreen)
-                for _ in range(3):
-                    await pilot.press("escape")
-                    await pilot.pause()
-                    await press(pilot, "n", "next question")
-                await pilot.press("escape")
-                await pilot.pause()
-                await press(pilot, "q", "drill to home")
-
-    try:
-        asyncio.run(measure())
-    finally:
-        App._display, QuestionPanel.show, HomeScreen.on_screen_resume = display, show, resume  # type: ignore[method-assign]
-    if any(not v for v in times.values()):
-        raise SystemExit(f"timed { ({k: len(v) for k, v in times.items()}) }: has App._display moved?")
-    return {what: statistics.median(values) for what, values in times.items()}
 
 
 def _attempts(count: int) -> list[object]:

@@ -2,6 +2,7 @@
 
 `python tests/bench/tui_start.py quizzer [drill args...]` runs quizzer's app (a drill);
 `python tests/bench/tui_start.py minimal` runs a minimal Textual app (Header, Markdown, Input, Footer);
+`python tests/bench/tui_start.py minimal --terminal` runs it in the terminal until killed (tmux_launch.py);
 `python tests/bench/tui_start.py home DB` opens Home over the history database DB.
 Run as a fresh process by tests/bench/run.py, which times it from the outside as well.
 """
@@ -23,21 +24,27 @@ def painted_then_exit(app: object) -> None:
     app.exit()  # type: ignore[attr-defined]
 
 
-def minimal() -> None:
+#: The minimal app's question (tmux_launch.py waits for its start on screen).
+MINIMAL_QUESTION = "How many parameters does the embedding table hold?"
+
+
+def minimal(terminal: bool = False) -> None:
+    """The minimal app: headless, exiting once painted; with ``terminal``, in the terminal until killed."""
     from textual.app import App, ComposeResult
     from textual.widgets import Footer, Header, Input, Markdown
 
     class Minimal(App[None]):
         def compose(self) -> ComposeResult:
             yield Header()
-            yield Markdown("# A question\n\nHow many parameters does the embedding table hold?")
+            yield Markdown(f"# A question\n\n{MINIMAL_QUESTION}")
             yield Input(placeholder="answer")
             yield Footer()
 
         def on_mount(self) -> None:
-            self.call_after_refresh(painted_then_exit, self)
+            if not terminal:
+                self.call_after_refresh(painted_then_exit, self)
 
-    Minimal().run(headless=True)
+    Minimal().run(headless=not terminal)
 
 
 def quizzer(argv: list[str]) -> None:
@@ -90,6 +97,9 @@ def home(db: str) -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == "minimal" and "--terminal" in sys.argv:
+        minimal(terminal=True)
+        raise SystemExit(0)
     if sys.argv[1] == "minimal":
         minimal()
     elif sys.argv[1] == "home":
