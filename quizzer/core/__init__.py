@@ -217,7 +217,7 @@ _EXPORTS: dict[str, str] = {
 for _module, _names in _CALCULATOR_MODULES.items():
     _EXPORTS.update(dict.fromkeys(_names, _module))
 
-__all__ = ["CALCULATORS", *sorted(_EXPORTS)]
+__all__ = ["CALCULATORS", "forget", *sorted(_EXPORTS)]
 
 
 #: The results a memoized calculator keeps, at most; then it starts afresh.
@@ -245,7 +245,15 @@ def _memoized(calculator: Callable[..., Result]) -> Callable[..., Result]:
         kept[key] = result
         return result
 
-    return update_wrapper(call, calculator)  # its name, module, docstring and signature (via __wrapped__)
+    wrapped = update_wrapper(call, calculator)  # its name, module, docstring and signature (__wrapped__)
+    wrapped.kept_results = kept  # type: ignore[attr-defined]
+    return wrapped
+
+
+def forget() -> None:
+    """Forget every memoized result (a test that plants a change in the core's code needs it)."""
+    for made in CALCULATORS._made.values():  # type: ignore[attr-defined]
+        made.__dict__.get("kept_results", {}).clear()
 
 
 class _Calculators(Mapping[str, "Callable[..., Result]"]):

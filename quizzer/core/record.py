@@ -31,6 +31,7 @@ class Record:
     _fields: ClassVar[tuple[str, ...]] = ()
     _field_set: ClassVar[frozenset[str]] = frozenset()
     _defaults: ClassVar[dict[str, Any]] = {}
+    _tail: ClassVar[tuple[tuple[str, Any], ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -50,11 +51,16 @@ class Record:
         cls._fields = tuple(fields)
         cls._field_set = frozenset(fields)
         cls._defaults = defaults
+        first = next((i for i, name in enumerate(fields) if name in defaults), len(fields))
+        cls._tail = tuple((name, defaults[name]) for name in fields[first:])  # the defaulted fields, in order
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         fields = self._fields
         if not kwargs and len(args) == len(fields):  # a fast path: every field positional
             self.__dict__.update(zip(fields, args, strict=True))
+        elif not kwargs and len(fields) - len(self._tail) <= len(args) < len(fields):  # the rest defaulted
+            self.__dict__.update(zip(fields, args, strict=False))
+            self.__dict__.update(self._tail[len(args) - len(fields) :])
         elif not args and kwargs.keys() == self._field_set:  # the other: every field by keyword
             self.__dict__.update(kwargs)
         else:

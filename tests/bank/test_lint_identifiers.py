@@ -7,6 +7,7 @@ W_q), or quotes it as code in backticks.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from quizzer.bank.check.registry import chosen
 from quizzer.bank.check.run import check_template
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import load_bank
+from quizzer.core import forget
 from quizzer.core.trace import Trace
 
 PACK = """
@@ -61,6 +63,15 @@ CLEAN = {
     "title": "fp32 for bf16",
     "part_label": ', label = "copies"',
 }
+
+
+@pytest.fixture(autouse=True)
+def _calculators_compute_afresh() -> Iterator[None]:
+    """The core's calculators remember their results: a test that plants a step sees it computed, and
+    leaves no planted result behind."""
+    forget()
+    yield
+    forget()
 
 
 def _findings(
@@ -168,6 +179,7 @@ def test_a_calculators_step_writing_a_name_is_named_at_the_answer(
         return real(self, label, formula.replace("tokens per parameter", "tokens_per_param"), *args, **kwargs)
 
     monkeypatch.setattr(Trace, "step", planted)
+    forget()  # the calculators remember their results: let them compute again with the planted step
     path, problems = _calc(tmp_path, **fields)
     assert [(p.path, p.template_id, p.field) for p in problems] == [(path, "calc", "answer.expr")]
     assert "writes 'tokens_per_param'" in problems[0].message
@@ -209,6 +221,7 @@ def test_a_row_naming_k_while_it_shows_the_expert_count_is_named(
         return real(self, label, formula.replace("router + n_experts ×", "router + k ×"), *args, **kwargs)
 
     monkeypatch.setattr(Trace, "step", planted)
+    forget()  # the calculators remember their results: let them compute again with the planted step
     path, problems = _model(tmp_path, "mixtral-8x7b")
     assert [(p.path, p.field) for p in problems] == [(path, "answer.expr")]
     message = problems[0].message

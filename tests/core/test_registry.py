@@ -35,3 +35,24 @@ def test_examples_return_traced_results() -> None:
 def test_unknown_attribute() -> None:
     with pytest.raises(AttributeError, match="no_such_thing"):
         _ = core.no_such_thing  # type: ignore[attr-defined]
+
+
+def test_calculators_remember_results_by_argument_type_and_value() -> None:
+    """A calculator answers a call it has answered from memory; 2 and 2.0 are two calls; an error is
+    never kept; forget() makes them compute again."""
+    from quizzer.core import CALCULATORS, forget
+    from quizzer.core.errors import QuizzerError
+
+    embedding = CALCULATORS["embedding_params"]
+    first = embedding(32_000, 512)
+    assert embedding(32_000, 512) is first
+    assert first.value == 32_000 * 512  # 16,384,000, by hand
+    assert embedding(32_000.0, 512) is not first
+    with pytest.raises(QuizzerError):
+        embedding(-1, 512)
+    with pytest.raises(QuizzerError):
+        embedding(-1, 512)  # raised again: not kept
+    forget()
+    again = embedding(32_000, 512)
+    assert again is not first
+    assert again == first

@@ -66,10 +66,13 @@ class Budget:
             raise BudgetError(f"exceeds the evaluation budget of {self.limit:,} steps for one instance")
 
 
+_MISSING = object()
+
+
 class Expr:
     """A parsed, validated expression. ``names`` are the variables and functions it mentions."""
 
-    __slots__ = ("_run", "_tree", "calls", "names", "size", "source")
+    __slots__ = ("_run", "_tree", "calls", "kept", "names", "order", "size", "source")
 
     def __init__(self, source: str) -> None:
         if not isinstance(source, str) or not source.strip():
@@ -99,7 +102,34 @@ class Expr:
                 calls.add(cast("_ast.Name", node.func).id)  # check_node admits calls of a plain name only
         self.names = frozenset(names - calls)
         self.calls = frozenset(calls)
+        self.order = tuple(sorted(self.names))
+        self.kept: dict[tuple[Any, ...], Value] = {}  # values by the values of its names (``remembered``)
         self._run = _Compiler(self.source).compile(self._tree)
+
+    def remembered(
+        self,
+        env: Mapping[str, Value],
+        functions: Mapping[str, Callable[..., Any]],
+        budget: Budget | None = None,
+    ) -> Value:
+        """``plain(evaluate(...))``, from memory when the names it reads have had these values before (with
+        the same types). Only for pure ``functions`` (the core's calculators, memoized themselves): the
+        caller says so. The budget is charged as for an evaluation; a value is never kept for names it
+        cannot key (a list) or lacks, and at most 2,048 are kept."""
+        try:
+            key = tuple((type(v), v) for v in (env[name] for name in self.order))
+            found = self.kept.get(key, _MISSING)
+        except (KeyError, TypeError):
+            return plain(self.evaluate(env, functions, budget))
+        if found is not _MISSING:
+            if budget is not None:
+                budget.charge(self.size)
+            return found
+        value = plain(self.evaluate(env, functions, budget))
+        if len(self.kept) >= 2048:
+            self.kept.clear()
+        self.kept[key] = value
+        return value
 
     def __repr__(self) -> str:
         return f"Expr({self.source!r})"

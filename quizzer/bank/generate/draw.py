@@ -296,6 +296,8 @@ def _evaluate(
     budget: Budget | None = None,
 ) -> Any:
     try:
+        if fns is calculators():  # pure and memoized: the value follows from the names' values
+            return expr.remembered(env, fns, budget)
         return plain(expr.evaluate(env, fns, budget))
     except ExprError as exc:
         raise TemplateError(template.path, template.id, field, str(exc)) from None
