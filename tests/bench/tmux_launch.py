@@ -45,6 +45,7 @@ class Tmux:
         self.env = env
         self.run("new-session", "-d", "-s", "idle", "-x", "100", "-y", "30", "cat")
         self.run("set-option", "-g", "remain-on-exit", "on")  # a crash stays readable in the pane
+        self.socket = self.run("display-message", "-p", "#{socket_path}").strip()
 
     def run(self, *args: str) -> str:
         done = subprocess.run([*self.base, *args], capture_output=True, text=True, env=self.env)
@@ -69,7 +70,9 @@ class Tmux:
             _wait_gone(pid)
 
     def close(self) -> None:
+        """Stop the server and remove its socket (tmux leaves it behind)."""
         subprocess.run([*self.base, "kill-server"], capture_output=True, env=self.env)
+        Path(self.socket).unlink(missing_ok=True)
 
 
 def _wait_gone(pid: int) -> None:
@@ -117,9 +120,10 @@ def tmux_row() -> tuple[str, int]:
             "XDG_DATA_HOME": f"{tmp}/data",
         }
         env.pop("TMUX", None)
-        server = Tmux(tmux, env)
+        server: Tmux | None = None
         try:
-            for round_ in range(ROUNDS + 1):
+            server = Tmux(tmux, env)
+            for round_ in range(ROUNDS + 1):  # interleaved; the first round warms up and is left out
                 for name, (argv, text) in commands.items():
                     seconds = server.launch_to(argv, text)
                     if round_:
@@ -127,7 +131,8 @@ def tmux_row() -> tuple[str, int]:
         except RuntimeError as exc:
             return f"  {label:<64} failed: {exc}  OVER", 1
         finally:
-            server.close()
+            if server is not None:
+                server.close()
     medians = {name: statistics.median(values) for name, values in times.items()}
     ratio = medians["quizzer"] / medians["minimal"]
     label = (
