@@ -16,7 +16,7 @@ class Frames:
     replays them, later and in order, onto a grid of characters: the screen a terminal would show.
 
     Only the stamp and a list append run inside the app's frame; the replay and the text search run when
-    the bench asks (``shown_at``), so their cost is never inside a measured interval's stamps.
+    the bench asks (``replay_until``, ``first_showing``), so their cost is never inside a measured interval.
     """
 
     def __init__(self, width: int, height: int) -> None:
@@ -44,6 +44,7 @@ class Frames:
         return "\n".join("".join(row) for row in self._rows)
 
     def shows(self, needle: str) -> bool:
+        """Whether a row of the screen, as replayed so far, holds ``needle``."""
         return any(needle in "".join(row) for row in self._rows)
 
     def replay_until(self, since: float) -> None:
