@@ -252,8 +252,9 @@ def _memoized(calculator: Callable[..., Result]) -> Callable[..., Result]:
 
 def forget() -> None:
     """Forget every memoized result (a test that plants a change in the core's code needs it)."""
-    for made in CALCULATORS._made.values():  # type: ignore[attr-defined]
-        made.__dict__.get("kept_results", {}).clear()
+    made = globals().get("CALCULATORS")  # made on first use (``__getattr__``): none yet, nothing kept
+    for calculator in made._made.values() if made is not None else ():
+        calculator.__dict__.get("kept_results", {}).clear()
 
 
 class _Calculators(Mapping[str, "Callable[..., Result]"]):
