@@ -40,7 +40,10 @@ def slip_counts(attempts: Iterable[Attempt], template_of: Callable[[str], Templa
     not one slip across templates)."""
     counts: Counter[str] = Counter()
     for attempt in attempts:
-        family = slip_family(attempt, template_of(attempt.template_id))
+        if not attempt.mistake:
+            continue  # no slip: its template is not read (reading one validates it)
+        built_in = family_of(attempt.mistake)
+        family = built_in if built_in is not None else slip_family(attempt, template_of(attempt.template_id))
         if family is not None and family != "own":
             counts[family] += 1
     return counts

@@ -104,3 +104,21 @@ def test_slowest_draws_the_slowest_against_expected_first_and_the_untimed_last()
         assert [s.next().template_id for _ in range(2)] == [middling, quick]
         rest = {s.next().template_id for _ in range(len(ids) - 3)}
         assert rest == set(ids) - {slow, middling, quick}
+
+
+def test_counting_slips_reads_a_template_only_for_its_own_mistakes() -> None:
+    """Reading a template validates it (Stats over a long history waited on every one): an attempt with
+    no slip, or a built-in one, is counted without it."""
+    read: list[str] = []
+    template = builtin_bank().get("kv-cache-bytes")
+    own = next(m for m in template.main.mistakes if m.family not in (None, "own"))
+
+    def lookup(template_id: str):  # type: ignore[no-untyped-def]
+        read.append(template_id)
+        return template
+
+    attempts = [attempt("kv-cache-bytes", "exact"), attempt("gpt-total-params", "wrong", "gb-vs-gib")] * 5
+    assert slip_counts(attempts, lookup) == Counter({"gb-gib": 5})
+    assert read == []
+    assert slip_counts([attempt("kv-cache-bytes", "wrong", own.name)], lookup) == Counter({own.family: 1})
+    assert read == ["kv-cache-bytes"]
