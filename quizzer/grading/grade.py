@@ -48,7 +48,7 @@ from quizzer.grading.context import GradeContext
 from quizzer.grading.display import format_in, unit_factor
 from quizzer.grading.factor_sheet import factor_sheet
 from quizzer.grading.figures import figures_needed, needed_figures, right_to, round_figures
-from quizzer.grading.pairs import slip_pairs
+from quizzer.grading.pairs import PairSlip, slip_pairs
 from quizzer.grading.parse import Parsed, ParseError, parse_answer
 from quizzer.grading.slip_families import Slip
 from quizzer.grading.slips import builtin_mistakes, slips
@@ -185,8 +185,8 @@ def grade(
         kind, found, feedback, needed = _diagnose(given, expected, unit, tolerance, mistakes, context, kind)
     if feedback is None and found is not None:
         feedback = found.feedback
-    if isinstance(found, Slip) and "+" in found.name:  # two slips at once: its first sentence
-        diagnosis += (found.feedback.split(". ", 1)[0] + ".",)
+    if isinstance(found, PairSlip):  # two slips at once: the sentence that names both
+        diagnosis += (found.note,)
     if kind in ("close", "wrong") and given.terms and context.derivation:
         notes = read_working(given, factor_sheet(context.derivation))
         diagnosis += notes

@@ -78,7 +78,25 @@ class _Singles:
         return None
 
 
-def slip_pairs(expected: Number, tolerance: Tolerance, candidates: Sequence[AnySlip]) -> list[Slip]:
+class PairSlip(Slip):
+    """Two slips made at once, as one slip named by both ("a+b"); ``note`` is the sentence that says so
+    with each one's factor ("Two slips at once: A (×2) and B (÷1.074)."), which opens its feedback."""
+
+    __slots__ = ("note",)
+
+    def __init__(self, a: AnySlip, b: AnySlip, value: Number, expected: Number) -> None:
+        self.note = (
+            f"Two slips at once: {a.label} ({_times(a.value, expected)}) and {b.label} "
+            f"({_times(b.value, expected)})."
+        )
+
+        def feedback() -> str:  # written when shown, as a built-in slip's is
+            return f"{self.note} {a.feedback} {b.feedback}"
+
+        super().__init__(f"{a.name}+{b.name}", value, f"{a.label} + {b.label}", feedback, a.family)
+
+
+def slip_pairs(expected: Number, tolerance: Tolerance, candidates: Sequence[AnySlip]) -> list[PairSlip]:
     """The separable pairs of ``candidates`` as slips, named by both ("dtype-x+gb-vs-gib").
 
     >>> gib = Slip("gb-vs-gib", 0.931, "GB read as GiB", "A GB figure labelled GiB.", "gb-gib")
@@ -93,21 +111,8 @@ def slip_pairs(expected: Number, tolerance: Tolerance, candidates: Sequence[AnyS
     for a, b, value in _pairs(expected, candidates):
         if is_within(value, expected, tolerance) or singles.near(value) is not None:
             continue
-        feedback = _feedback(a, b, expected)
-        out.append(Slip(f"{a.name}+{b.name}", value, f"{a.label} + {b.label}", feedback, a.family))
+        out.append(PairSlip(a, b, value, expected))
     return out
-
-
-def _feedback(a: AnySlip, b: AnySlip, expected: Number) -> str:
-    return (
-        f"Two slips at once: {a.label} ({_times(a.value, expected)}) and {b.label} "
-        f"({_times(b.value, expected)}). {a.feedback} {b.feedback}"
-    )
-
-
-def pair_note(a_value: Number, b_value: Number, a: str, b: str, expected: Number) -> str:
-    """The diagnosis sentence of a pair: "Two slips at once: A (×2) and B (÷1.074)."."""
-    return f"Two slips at once: {a} ({_times(a_value, expected)}) and {b} ({_times(b_value, expected)})."
 
 
 def pair_clashes(
@@ -131,4 +136,4 @@ def pair_clashes(
     return out
 
 
-__all__ = ["pair_clashes", "pair_note", "slip_pairs"]
+__all__ = ["PairSlip", "pair_clashes", "slip_pairs"]
