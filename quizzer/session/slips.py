@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from quizzer.bank.generate.instance import Instance
 from quizzer.bank.generate.render import grade_context
@@ -16,35 +16,68 @@ from quizzer.session.records import Attempt
 TOP_FAMILIES = 2
 
 
+#: A template's mistakes by part (index 0 is the main question): name -> family ("own" when it says none).
+PartFamilies = tuple[Mapping[str, str], ...]
+
+
+def mistake_families(template: Template) -> PartFamilies:
+    """The families of ``template``'s own mistakes, part by part (the first of a name where two share it):
+    plain values a worker thread can read without the template."""
+    out = []
+    for part in template.parts:
+        names: dict[str, str] = {}
+        for m in part.mistakes:
+            names.setdefault(m.name, m.family or "own")
+        out.append(names)
+    return tuple(out)
+
+
 def slip_family(attempt: Attempt, template: Template | None) -> str | None:
     """The family of the mistake ``attempt`` matched (None when it matched none): a built-in slip's by its
     name, a template's own by what the template says of it ("own" when it says nothing or is gone)."""
-    name = attempt.mistake
-    if not name:
+    if not attempt.mistake:
         return None
-    built_in = family_of(name)
+    built_in = family_of(attempt.mistake)
     if built_in is not None:
         return built_in
-    if template is None:
+    return own_family(attempt, None if template is None else mistake_families(template))
+
+
+def own_family(attempt: Attempt, families: PartFamilies | None) -> str:
+    """The family ``families`` (its template's ``mistake_families``; None: the template is gone or invalid)
+    give the template mistake ``attempt`` matched: that of its part ("own" when none is said)."""
+    if not families:
         return "own"
-    part = (
-        template.parts[(attempt.part or 1) - 1]
-        if attempt.part and attempt.part <= len(template.parts)
-        else template.main
-    )
-    return next((m.family or "own" for m in part.mistakes if m.name == name), "own")
+    number = attempt.part
+    part = families[number - 1] if number and number <= len(families) else families[0]
+    return part.get(attempt.mistake or "", "own")
 
 
 def slip_counts(attempts: Iterable[Attempt], template_of: Callable[[str], Template | None]) -> Counter[str]:
     """How often each classic family was recorded (a template's own mistakes, "own", are left out: they are
     not one slip across templates)."""
+    return _counted(attempts, lambda a: own_family(a, _families(template_of(a.template_id))))
+
+
+def family_counts(attempts: Iterable[Attempt], families: Mapping[str, PartFamilies]) -> Counter[str]:
+    """``slip_counts`` from each valid template's ``mistake_families`` by id (no template is read)."""
+    return _counted(attempts, lambda a: own_family(a, families.get(a.template_id)))
+
+
+def _families(template: Template | None) -> PartFamilies | None:
+    return None if template is None else mistake_families(template)
+
+
+def _counted(attempts: Iterable[Attempt], own: Callable[[Attempt], str]) -> Counter[str]:
+    """The families of ``attempts``' slips counted, ``own`` naming a template mistake's (only then called:
+    reading a template validates it), "own" left out."""
     counts: Counter[str] = Counter()
     for attempt in attempts:
         if not attempt.mistake:
-            continue  # no slip: its template is not read (reading one validates it)
+            continue  # no slip: its template is not read
         built_in = family_of(attempt.mistake)
-        family = built_in if built_in is not None else slip_family(attempt, template_of(attempt.template_id))
-        if family is not None and family != "own":
+        family = built_in if built_in is not None else own(attempt)
+        if family != "own":
             counts[family] += 1
     return counts
 
@@ -87,7 +120,11 @@ def top_slip(
     attempts: Iterable[Attempt], template_of: Callable[[str], Template | None]
 ) -> tuple[str, int] | None:
     """Your most frequent slip family in words, and how often it was recorded; None when none was."""
-    counts = slip_counts(attempts, template_of)
+    return top_slip_of(slip_counts(attempts, template_of))
+
+
+def top_slip_of(counts: Counter[str]) -> tuple[str, int] | None:
+    """The most frequent family of ``counts`` in words, and its count; None when it is empty."""
     top = top_slips(counts, 1)
     return (family_words(top[0]), counts[top[0]]) if top else None
 
@@ -99,11 +136,16 @@ def family_words(family: str) -> str:
 
 __all__ = [
     "TOP_FAMILIES",
+    "PartFamilies",
     "families_of",
+    "family_counts",
     "family_words",
+    "mistake_families",
+    "own_family",
     "slip_counts",
     "slip_family",
     "templates_for",
     "top_slip",
+    "top_slip_of",
     "top_slips",
 ]

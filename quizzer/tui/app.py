@@ -110,7 +110,7 @@ class QuizzerApp(AppModes):
     def action_stats(self) -> None:
         from quizzer.tui.screens.stats import StatsScreen
 
-        self.open(StatsScreen(self.reader.stats))
+        self.open(StatsScreen(self.reader.stats, lambda: self.bank))
 
     def action_help(self) -> None:
         """Help, opened on the keys of the screen it is asked on."""

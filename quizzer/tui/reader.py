@@ -13,6 +13,7 @@ from quizzer.tui.writer import HistoryWriter
 
 if TYPE_CHECKING:
     from quizzer.bank.generate.render import Instance
+    from quizzer.session.bank_facts import BankFacts
     from quizzer.session.deadline import DeadlinePlan
     from quizzer.session.past_mocks import PastMock, RebuiltReport
     from quizzer.session.progress import Guide, TemplateProgress, TopicProgress
@@ -147,30 +148,39 @@ class HistoryReader:
 
     # --- Stats, past mocks, export ---------------------------------------------------------------------
 
-    def stats(self) -> Stats:
-        """The Stats screen's figures, its leeches and past mocks."""
-        from quizzer.session.chain import template_lookup
+    def stats(self, facts: BankFacts | None = None) -> Stats:
+        """The Stats screen's figures, its leeches and past mocks. What they need of the bank comes from
+        ``facts`` (taken from the app's loaded bank on the UI thread), else from a bank loaded here (slower:
+        the templates of the slips recorded are validated)."""
         from quizzer.session.leeches import leeches
         from quizzer.session.past_mocks import past_mocks
-        from quizzer.session.slips import top_slip
+        from quizzer.session.slips import family_counts, top_slip, top_slip_of
         from quizzer.session.stats import compute_stats, difficulties, titles
 
         self.writer.drain()
         now = self.wall()
         attempts, sessions = shown(self.store.attempts()), self.store.sessions()
         suspended = [c for c in self.store.cards() if c.suspended is not None]
-        bank = load_bank(self.question_paths)
-        title_of = titles(bank, (c.template_id for c in suspended))
+        if facts is not None:
+            difficulty_of, title_of = facts.difficulty_of, facts.title_of
+            slip = top_slip_of(family_counts(attempts, facts.families))
+        else:
+            from quizzer.session.chain import template_lookup
+
+            bank = load_bank(self.question_paths)
+            title_of = titles(bank, (c.template_id for c in suspended))
+            difficulty_of = difficulties(bank, (a.template_id for a in attempts))
+            slip = top_slip(attempts, template_lookup(bank))
         return compute_stats(
             attempts,
             now=now,
             utc_offset_seconds=utc_offset_seconds(now),
             sessions=sessions,
-            difficulty_of=difficulties(bank, (a.template_id for a in attempts)),
+            difficulty_of=difficulty_of,
         ).replace(
             leeches=tuple(leeches(suspended, lambda t: title_of.get(t, visible(t)))),
             mocks=tuple(past_mocks(attempts, sessions)),
-            top_slip=top_slip(attempts, template_lookup(bank)),
+            top_slip=slip,
         )
 
     def past_mocks(self) -> list[PastMock]:

@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from quizzer.core.words import counted
+from quizzer.session.bank_facts import BankFacts, bank_facts
 from quizzer.session.past_mocks import PastMock
 from quizzer.session.stats import DayStats, Stats, heatmap_grid
 from quizzer.tui.clock import clock_text
@@ -232,10 +233,15 @@ class StatsScreen(Screen[None]):
         Binding("escape", "back", "Back", show=False, id="stats-escape"),
     ]
 
-    def __init__(self, load: Callable[[], Stats]) -> None:
+    def __init__(
+        self, load: Callable[[BankFacts | None], Stats], bank: Callable[[], object] = lambda: None
+    ) -> None:
         super().__init__()
-        #: Reads the history and computes the stats (the app's store, clock and time zone).
+        #: Reads the history and computes the stats (the app's store, clock and time zone), given what they
+        #: need of the bank (None: it loads a bank of its own).
         self.load = load
+        #: The app's loaded bank (None until it is), read on the UI thread for the facts ``load`` needs.
+        self.bank = bank
         #: The stats shown (None while the first read runs).
         self.stats: Stats | None = None
 
@@ -252,9 +258,15 @@ class StatsScreen(Screen[None]):
     def action_refresh_stats(self) -> None:
         self.read_stats()
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="store")
     def read_stats(self) -> None:
-        stats = self.load()
+        """Read the stats again in a worker, with the facts of the app's bank taken here, on its thread."""
+        bank = self.bank()
+        whole = bank is not None and not getattr(bank, "model", None)  # a model's bank leaves templates out
+        self.read_in_worker(bank_facts(bank) if whole else None)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="store")
+    def read_in_worker(self, facts: BankFacts | None) -> None:
+        stats = self.load(facts)
         self.app.call_from_thread(self.show_stats, stats)
 
     def show_stats(self, stats: Stats) -> None:
