@@ -40,10 +40,27 @@ def expand(var: Variable, value: Any, env: Env) -> None:
     if var.kind == "preset":
         from quizzer.core.presets import preset
 
-        found = preset(value)
-        for field, field_value in found.spec.as_dict().items():
-            env[f"{var.name}_{field}"] = 0 if field_value is None else field_value
-        env[f"{var.name}_title"] = found.title
+        env.update(_preset_names(var.name, preset(value)))
+
+
+#: ``_preset_names``'s answers by (variable name, id of the preset), each kept beside its preset (so that
+#: the id cannot be reused while it is kept); at most ``_KEPT_PRESETS``, then it starts afresh.
+_PRESET_NAMES: dict[tuple[str, int], tuple[Any, dict[str, Any]]] = {}
+_KEPT_PRESETS = 512
+
+
+def _preset_names(name: str, found: Any) -> dict[str, Any]:
+    """The names a preset variable ``name`` sets for the preset ``found``: each field (None as 0), the
+    title. A preset is immutable, so they are worked out once per preset and variable name."""
+    kept = _PRESET_NAMES.get((name, id(found)))
+    if kept is not None and kept[0] is found:
+        return kept[1]
+    names = {f"{name}_{field}": 0 if v is None else v for field, v in found.spec.as_dict().items()}
+    names[f"{name}_title"] = found.title
+    if len(_PRESET_NAMES) >= _KEPT_PRESETS:
+        _PRESET_NAMES.clear()
+    _PRESET_NAMES[(name, id(found))] = (found, names)
+    return names
 
 
 def _owners(template: Template) -> dict[str, int]:
