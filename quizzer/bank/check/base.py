@@ -23,6 +23,10 @@ class Lint:
     name: ClassVar[str] = ""
     #: What the lint finds, in a line (`quizzer check --lints` and questions/README.md list them).
     finds: ClassVar[str] = ""
+    #: Whether the lint sees a repeat: an instance whose every part drew the same numbers as one of an
+    #: earlier seed (the same instance, but for its id). A lint that counts instances must; any other
+    #: finds nothing new in it (each finding is reported once, with its first seed) and is not shown it.
+    sees_repeats: ClassVar[bool] = False
 
     def __init__(self, template: Template) -> None:
         self.template = template

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from quizzer.bank.check.base import Lint
 from quizzer.bank.check.registry import LINTS
 from quizzer.bank.errors import ExprError, TemplateError
-from quizzer.bank.expr.expression import Budget, BudgetError, plain
+from quizzer.bank.expr.expression import Budget, BudgetError
 from quizzer.bank.generate.draw import constraint_schedule, draw_value, expand
 from quizzer.bank.generate.instance import Part
 from quizzer.bank.generate.render import generate
@@ -50,13 +50,12 @@ def acceptance_rate(
         env: dict[str, object] = {}
         try:
             for var, constraints in zip(main.variables, schedule, strict=False):
+                # the calculators are pure and memoized: an expression's value follows from its names'
                 value = (
-                    plain(var.expr.evaluate(env, fns, budget))
-                    if var.expr is not None
-                    else draw_value(var, rng)
+                    var.expr.remembered(env, fns, budget) if var.expr is not None else draw_value(var, rng)
                 )
                 expand(var, value, env)
-                if not all(plain(c.evaluate(env, fns, budget)) for c in constraints):
+                if not all(c.remembered(env, fns, budget) for c in constraints):
                     break
             else:
                 passed += 1
@@ -114,6 +113,8 @@ def _check_seeds(
     if rate < MIN_ACCEPTANCE:
         problems.append(problem("constraints", f"rarely satisfiable: {rate:.1%} of draws pass (want >= 5%)"))
     seen: set[tuple[str, str]] = set()
+    drawn: set[str] = set()
+    counting = [lint for lint in lints if lint.sees_repeats]
     count = 0
     for seed in seeds:
         try:
@@ -124,8 +125,13 @@ def _check_seeds(
             )
             break
         count += 1
-        for lint in lints:
+        numbers = repr([part.variables for part in instance.parts])  # the instance follows from them
+        repeat = numbers in drawn
+        drawn.add(numbers)
+        for lint in counting if repeat else lints:
             lint.visit(instance, seed)
+        if repeat:  # its parts' problems are an earlier seed's, each reported once already
+            continue
         for spec, part in zip(template.parts, instance.parts, strict=True):
             problems.extend(part_problems(template, spec, part, seed, seen))
     return count

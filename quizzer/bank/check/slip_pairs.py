@@ -59,6 +59,7 @@ class SlipPairs(Lint):
 
     name = "slip-pairs"
     finds = "a written mistake that, with a built-in slip, always lands on the answer or on a single slip"
+    sees_repeats = True  # it counts the instances a slip lands on
 
     def __init__(self, template: Template) -> None:
         super().__init__(template)

@@ -62,6 +62,7 @@ class SlipCoverage(Lint):
 
     name = "slips"
     finds = "a classic slip the derivation makes possible with no mistake, written or built in, to name it"
+    sees_repeats = True  # it counts the instances a slip lands on
 
     def __init__(self, template: Template) -> None:
         super().__init__(template)
