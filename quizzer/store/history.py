@@ -64,6 +64,8 @@ class HistoryStore:
         self._read_failed = False
         self._outbox: list[tuple[str, str]] = []
         self._lock = _thread.RLock()  # threading's RLock, without importing threading
+        #: Every attempt read so far, the connection it was read from and its last row id (``attempts``).
+        self._known: tuple[sqlite3.Connection, int | None, list[Attempt]] | None = None
         self.guard: Callable[[], None] | None = None
         """Called before every read and write (the app's tests set one that raises on its UI thread)."""
 
@@ -126,8 +128,24 @@ class HistoryStore:
         self._change(CardRemoved(template_id))
 
     def attempts(self, *, since: float | None = None, mode: str | None = None) -> list[Attempt]:
-        """Attempts in the order they were recorded; ``since`` keeps those with ``at >= since``."""
-        return self._read(lambda conn: sql.attempts(conn, since=since, mode=mode), [])
+        """Attempts in the order they were recorded; ``since`` keeps those with ``at >= since``, ``mode``
+        those of that mode. Every attempt is read once: a later read adds the rows recorded since (here or
+        by another process; attempts are never changed or removed, and a count that disagrees reads all)."""
+        if since is not None:
+            return self._read(lambda conn: sql.attempts(conn, since=since, mode=mode), [])
+        every: list[Attempt] = self._read(self._every_attempt, [])
+        return every if mode is None else [a for a in every if a.mode == mode]
+
+    def _every_attempt(self, conn: sqlite3.Connection) -> list[Attempt]:
+        """Every attempt in ``conn``: those read before from it (under the lock), and the rows after them."""
+        known, self._known = self._known, None  # dropped if this read fails
+        last, before = (known[1], known[2]) if known is not None and known[0] is conn else (None, [])
+        added, last = sql.attempts_after(conn, last)
+        every = before + added
+        if len(every) != sql.attempt_count(conn):  # rows removed, or written under the last id: read all
+            every, last = sql.attempts_after(conn, None)
+        self._known = (conn, last, every)
+        return list(every)
 
     def count(self) -> int:
         """How many attempts there are."""
@@ -159,6 +177,7 @@ class HistoryStore:
             faults.close_quietly(self._file)
             faults.close_quietly(self._memory)
             self._file = self._memory = None
+            self._known = None
         self._deliver()
 
     # --- opening ------------------------------------------------------------------------------------------
