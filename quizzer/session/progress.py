@@ -82,12 +82,22 @@ def template_progress(attempts: Iterable[Attempt]) -> dict[str, TemplateProgress
     >>> p["a"].answered, p["a"].right, p["a"].last_right, p["a"].recent_accuracy, "b" in p
     (2, 1, True, 0.5, False)
     """
-    progress: dict[str, TemplateProgress] = {}
+    tallies: dict[str, tuple[list[bool], list[float]]] = {}  # id -> (right or not, time ratios), in order
     for attempt in attempts:
         if attempt.verdict not in UNANSWERED:
-            t = attempt.template_id
-            progress[t] = with_answer(progress.get(t), t, attempt.verdict in RIGHT, time_ratio(attempt))
-    return progress
+            tally = tallies.get(attempt.template_id)
+            if tally is None:
+                tally = tallies[attempt.template_id] = ([], [])
+            tally[0].append(attempt.verdict in RIGHT)
+            if (ratio := time_ratio(attempt)) is not None:
+                tally[1].append(ratio)
+    # As folding ``with_answer`` over each template's answers, one record per template, not per answer.
+    return {
+        t: TemplateProgress(
+            t, len(rights), sum(rights), tuple(rights[-RECENT_ANSWERS:]), tuple(times[-RECENT_ANSWERS:])
+        )
+        for t, (rights, times) in tallies.items()
+    }
 
 
 def time_ratio(attempt: Attempt) -> float | None:

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+from hypothesis import example, given
+from hypothesis import strategies as st
+
 from quizzer.bank.loader import load_bank
 from quizzer.paths import question_paths
 from quizzer.session.progress import (
+    TemplateProgress,
     TopicProgress,
     placement_ids,
     suggested_path,
     template_progress,
+    time_ratio,
     topic_progress,
     weakest_topic,
+    with_answer,
 )
-from quizzer.session.records import Attempt
+from quizzer.session.records import VERDICTS, Attempt
 
 
 def attempt(template_id: str, verdict: str) -> Attempt:
@@ -85,3 +91,25 @@ def test_the_suggested_path_puts_the_weakest_first_and_the_unanswered_last() -> 
         TopicProgress("half", 2, 2, 1, 1),
     ]
     assert suggested_path(progress) == ["wrong", "half", "right", "untried"]
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from("ab"), st.sampled_from(VERDICTS), st.sampled_from([0.0, 0.5, 1.0, 2.0])),
+        max_size=30,
+    )
+)
+@example([("a", "wrong", m) for m in (0.5, 1.0, 2.0, 0.0, 0.5, 1.0, 2.0, 4.0)])  # over RECENT_ANSWERS timed
+def test_template_progress_is_with_answer_folded_over_the_answers(drawn) -> None:  # type: ignore[no-untyped-def]
+    history = [
+        Attempt(t, 1, {}, "1", 1, 1, "", verdict, None, None, 30.0 + len(t), 0, minutes=minutes)
+        for t, verdict, minutes in drawn
+    ]
+    folded: dict[str, TemplateProgress] = {}
+    for a in history:
+        if a.verdict not in ("skipped", "timed-out"):
+            t = a.template_id
+            folded[t] = with_answer(folded.get(t), t, a.right, time_ratio(a))
+    progress = template_progress(history)
+    assert progress == folded
+    assert list(progress) == list(folded)
