@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from quizzer.bank.loader import load_bank
@@ -41,9 +42,13 @@ def shown(attempts: list[Attempt]) -> list[Attempt]:
     """``attempts`` with every control character in their texts written as its escape (``\\x1b``): an
     imported side file may hold anything, and Textual passes ESC and C1 through to the terminal. An attempt
     without one is returned as it is (its id still finds its template)."""
+    texts_of = attrgetter(*_SHOWN_FIELDS)
+    every = "\n".join([t for a in attempts for t in texts_of(a) if isinstance(t, str)])  # \n: not CONTROL
+    if not CONTROL.search(every):  # one search over them all: a history seldom holds one
+        return list(attempts)
     out = []
     for a in attempts:
-        texts = {name: getattr(a, name) for name in _SHOWN_FIELDS}
+        texts = dict(zip(_SHOWN_FIELDS, texts_of(a), strict=True))
         if any(isinstance(t, str) and CONTROL.search(t) for t in texts.values()):
             a = a.replace(**{n: visible(t) for n, t in texts.items() if isinstance(t, str)})
         out.append(a)

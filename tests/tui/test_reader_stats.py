@@ -11,7 +11,7 @@ from quizzer.session.chain import template_lookup
 from quizzer.session.records import Attempt, CardState
 from quizzer.session.slips import family_counts, mistake_families, slip_counts
 from quizzer.store.history import HistoryStore
-from quizzer.tui.reader import HistoryReader
+from quizzer.tui.reader import HistoryReader, shown
 from quizzer.tui.writer import HistoryWriter
 from tests.builtin_bank import builtin_bank
 
@@ -92,3 +92,13 @@ def test_the_facts_are_the_banks_tables_and_its_valid_templates_mistake_families
     assert facts.families == {t.id: mistake_families(t) for t in bank.templates()}
     assert facts.difficulty_of["kv-cache-bytes"] == bank.get("kv-cache-bytes").difficulty
     assert facts.title_of["kv-cache-bytes"] == bank.peek("kv-cache-bytes")["title"]
+
+
+def test_shown_escapes_the_control_characters_of_the_attempts_that_hold_them_and_keeps_the_others() -> None:
+    plain = Attempt("a", 1, {}, "4", 4, 4, "", "exact", 0.0, None, 5.0, 0)
+    bad = plain.replace(answer="\x1b[2J", mistake_title="x\x9b")
+    out = shown([plain, bad, plain])
+    assert out[0] is plain
+    assert out[2] is plain
+    assert (out[1].answer, out[1].mistake_title) == ("\\x1b[2J", "x\\x9b")
+    assert shown([plain, plain]) == [plain, plain]
