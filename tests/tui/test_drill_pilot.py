@@ -14,13 +14,14 @@ from quizzer.tui.screens.help import HelpModal
 from quizzer.tui.screens.home import HomeScreen
 from quizzer.tui.widgets.answer_input import AnswerInput
 from quizzer.tui.widgets.cached import CachedRenderable
+from quizzer.tui.widgets.prompt import QuestionPrompt
 
 SIZE = (100, 32)
 
 
 def text_of(app: QuizzerApp, selector: str) -> str:
     widget = app.screen.query_one(selector)
-    if isinstance(widget, Markdown):
+    if isinstance(widget, (Markdown, QuestionPrompt)):
         return widget.source
     content = widget.content  # type: ignore[attr-defined]
     if isinstance(content, CachedRenderable):

@@ -27,9 +27,9 @@ def text_of(app, selector: str) -> str:  # type: ignore[no-untyped-def]
 
 
 def prompt_text(app) -> str:  # type: ignore[no-untyped-def]
-    from textual.widgets import Markdown
+    from quizzer.tui.widgets.prompt import QuestionPrompt
 
-    return app.screen.query_one(".question-prompt", Markdown).source
+    return app.screen.query_one(".question-prompt", QuestionPrompt).source
 
 
 async def box_ready(pilot) -> None:  # type: ignore[no-untyped-def]

@@ -14,7 +14,7 @@ from textual.css.query import NoMatches
 from textual.events import Key
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Collapsible, Markdown, Static
+from textual.widgets import Collapsible, Static
 
 from quizzer.bank.generate.render import Instance
 from quizzer.grading.grade import Verdict
@@ -23,6 +23,7 @@ from quizzer.session.turn import PartResult, Turn, read_answer
 from quizzer.tui.widgets.answer_input import AnswerInput
 from quizzer.tui.widgets.cached import CachedRenderable
 from quizzer.tui.widgets.lines import dim, hint_lines, md_escape, meta_line, plain, verdict_line
+from quizzer.tui.widgets.prompt import QuestionPrompt
 from quizzer.tui.widgets.teaching import (
     outcome_markdown,
     part_markdown,
@@ -97,7 +98,7 @@ class QuestionPanel(Vertical):
             yield Static(classes="status-side question-side")
         yield Static(classes="question-strip")
         with VerticalScroll(classes="screen-body question-body", can_focus=True):
-            yield Markdown(classes="question-prompt")
+            yield QuestionPrompt(classes="question-prompt")
             yield Vertical(classes="chain")  # a chain's parts: each outcome, then the next part asked
             yield Static(classes="hints")
             with Vertical(classes="feedback"):
@@ -159,8 +160,8 @@ class QuestionPanel(Vertical):
         assert self.instance is not None
         self.question = self.instance.main
         self.query_one(".question-meta", Static).update(meta_line(self.instance))
-        prompt = self.query_one(".question-prompt", Markdown)
-        mounted: list[Awaitable[object]] = [prompt.update(question_markdown(self.instance))]
+        prompt = self.query_one(".question-prompt", QuestionPrompt)
+        mounted: list[Awaitable[object]] = [prompt.show(question_markdown(self.instance))]
         mounted.append(self.query_one(".chain", Vertical).remove_children())
         for selector in (".hints", ".feedback", ".verdict"):
             self.query_one(selector).display = False
@@ -279,7 +280,7 @@ class QuestionPanel(Vertical):
         """An empty state: no question, a message, no answer box (study with nothing due)."""
         self.turn = self.instance = None
         self.query_one(".question-meta", Static).update(plain(title))
-        self.query_one(".question-prompt", Markdown).update(markdown)
+        self.query_one(".question-prompt", QuestionPrompt).show(markdown)
         for selector in (".hints", ".feedback", ".verdict"):
             self.query_one(selector).display = False
         self.answer_box.display = False
