@@ -45,10 +45,16 @@ class QuizzerApp(AppModes):
         Binding("f1", "help", "Help", show=False, id="help"),
     ]
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         for severity, message in self.store.notices:  # what opening the history found, before we listened
             self.history_notice(severity, message)
         self.store.on_notice = self.history_notice
+        # Once the app is mounted: Textual holds every frame until its on_mount returns, and the first frame
+        # of a screen opened inside it was never written (the question came a full repaint later).
+        self.call_later(self.open_start)
+
+    async def open_start(self) -> None:
+        """Open the mode the command line asked for (else Home), then load the whole bank."""
         start, self._start = self._start, None
         opened = await self.open_mode(start) if start is not None else False
         if not opened:
