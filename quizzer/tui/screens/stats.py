@@ -270,8 +270,20 @@ class StatsScreen(Screen[None]):
         self.app.call_from_thread(self.show_stats, stats)
 
     def show_stats(self, stats: Stats) -> None:
+        """Show ``stats``: the summary line painted first (laying out the tables and the heatmap takes a
+        frame of its own), the whole of it on the next refresh."""
         self.stats = stats
-        self.query_one("#stats", Static).update(stats_renderable(stats))
+        body = self.query_one("#stats", Static)
+        if not stats.attempts:
+            body.update(stats_renderable(stats))
+        else:
+            body.update(_summary(stats))
+
+            def the_rest() -> None:
+                if self.stats is stats:  # not read again meanwhile
+                    body.update(stats_renderable(stats))
+
+            self.call_after_refresh(the_rest)
         self.refresh_bindings()
 
     def on_screen_resume(self) -> None:
