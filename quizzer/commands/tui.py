@@ -66,8 +66,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     bank = for_model(load_bank(paths), args.model) if getattr(args, "model", None) else None
     if args.verb == "interview":
         interview = interview_options(args, settings, bank or load_bank(paths))
+    drill_bank = None
     if drill is not None and drill.template_id is not None:
-        find_template(bank or load_bank(paths), drill.template_id)  # a clear error before the screen opens
+        drill_bank = bank or load_bank(paths)
+        find_template(drill_bank, drill.template_id)  # a clear error before the screen opens
+        # the app draws from it: the template's file is not read and parsed a second time before the paint
     store = HistoryStore.open(db_path(getattr(args, "db", None)))
     try:  # the app checks the theme and the keymap against what it has: a config error closes the store
         app = QuizzerApp(
@@ -81,6 +84,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             settings=settings,
             config_path=config_file(),
             bank=bank,
+            drill_bank=drill_bank,
             interviews_dir=interviews_dir(getattr(args, "db", None)),
         )
     except BaseException:

@@ -68,6 +68,7 @@ class AppServices(App[None]):
         wall: Callable[[], float] = time.time,
         seed_source: Callable[[], int] | None = None,
         bank: Bank | None = None,
+        drill_bank: Bank | None = None,
         store: HistoryStore | None = None,
         settings: Settings | None = None,
         config_path: str | None = None,
@@ -98,7 +99,8 @@ class AppServices(App[None]):
             self.sub_title = f"practising on {model}"
         #: The bank sessions draw from on the UI thread. It validates a template when a drill first draws it,
         #: so a drill starts before the worker is done; the worker never touches it (Bank is not locked).
-        self._drill_bank: Bank | None = bank
+        #: ``drill_bank``: the command line's, which read the first question's file already.
+        self._drill_bank: Bank | None = bank or drill_bank
         self._seed_source = seed_source or (lambda: int.from_bytes(os.urandom(3), "big"))
         #: Every read of the history the screens show, made in worker threads (``read``).
         self.reader = HistoryReader(

@@ -236,3 +236,23 @@ async def test_a_drill_nothing_matches_opens_home_with_a_notice() -> None:
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
         assert any("No template matches" in n.message for n in app._notifications)
+
+
+async def test_a_drill_from_the_command_line_draws_from_its_bank() -> None:
+    """`quizzer drill --template ID` hands the app the bank it found ID in: the file is not parsed twice."""
+    from snapshot_app import PACK
+
+    from quizzer.bank.loader import load_bank
+    from quizzer.store.history import HistoryStore
+    from quizzer.tui.options import DrillOptions
+
+    bank = load_bank([str(PACK)])
+    assert bank.get("embedding-table-params") is not None
+    drill = DrillOptions(template_id="embedding-table-params", seed=3)
+    app = QuizzerApp([str(PACK)], drill=drill, drill_bank=bank, store=HistoryStore.memory())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.questions_bank() is bank
+        screen = app.screen
+        assert isinstance(screen, DrillScreen)
+        assert screen.session.instance.id == "embedding-table-params#3"
