@@ -160,3 +160,37 @@ async def test_an_empty_or_invalid_field_says_why_and_nothing_starts() -> None:
         minutes.value = "1"
         await pilot.pause()
         assert text(app, "#mock-start-total").startswith("1 question · 1 minute · ")
+
+
+async def test_home_reads_nothing_while_the_mock_it_is_under_opens_and_again_once_shown() -> None:
+    app = make_app()
+    reads: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("m")
+        await pilot.pause()
+        minutes = app.screen.query_one("#mock-start-minutes", Input)
+        minutes.focus()
+        minutes.value = ""
+        await pilot.press("1", "3")  # 8 questions of the test pack fit 13 minutes
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        study_status = app.reader.study_status
+
+        def counted(template_ids):  # type: ignore[no-untyped-def]
+            reads.append(type(app.screen).__name__)
+            return study_status(template_ids)
+
+        app.reader.study_status = counted  # type: ignore[method-assign]
+        await pilot.press("enter")  # the start screen leaves Home on top, then the mock is pushed over it
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, MockScreen)
+        assert reads == []  # Home, under the mock, read nothing as it came back
+        await pilot.press("ctrl+s", "ctrl+s")  # submitted: its report
+        await pilot.pause()
+        while not isinstance(app.screen, HomeScreen):
+            await pilot.press("escape")
+            await pilot.pause()
+        await app.workers.wait_for_complete()
+        assert reads[-1] == "HomeScreen"  # shown again: it reads what the mock changed

@@ -124,6 +124,8 @@ class HomeScreen(Screen[None]):
         self.watch(self.app, "bank", self.show_bank)  # the app's bank, once its worker has validated it
 
     def on_screen_resume(self) -> None:
+        if self.app.screen is not self:  # a screen was pushed over Home as it came back (a mock's start to
+            return  # the mock): reads would compete with its first paint; Home reads when it is on top again
         self.show_due()  # a study session or a mock may have changed them
         if self._topics is not None:
             self.show_progress(self._topics)
