@@ -88,7 +88,15 @@ def inline_content(token: Token) -> Content | None:
 
 def prompt_blocks(markdown: str) -> tuple[Block, ...] | None:
     """``markdown`` as blocks: top-level paragraphs and bullet items of one paragraph each; None if it holds
-    anything else (Textual's Markdown widget draws that)."""
+    anything else (Textual's Markdown widget draws that). The common prompt is read without markdown-it."""
+    from quizzer.tui.widgets.prompt_reader import quick_blocks
+
+    blocks = quick_blocks(markdown)
+    return markdown_blocks(markdown) if blocks is None else blocks
+
+
+def markdown_blocks(markdown: str) -> tuple[Block, ...] | None:
+    """``prompt_blocks`` as markdown-it reads ``markdown``."""
     tokens = _markdown_parser().parse(markdown)
     blocks: list[Block] = []
     in_list = False
