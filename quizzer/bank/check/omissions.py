@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
 from quizzer.bank.errors import ExprError
-from quizzer.bank.expr.expression import Budget, Expr, plain
+from quizzer.bank.expr.expression import Budget, Expr
 from quizzer.bank.expr.syntax import BUILTIN_NAMES, value_kinds
 from quizzer.bank.expr.text import PLACEHOLDER_RE
 from quizzer.bank.limits import MAX_OMISSION_CHARS
@@ -254,24 +254,25 @@ def omitted_values(
     """(omission, the answer without that step) for each omission that evaluates to another number.
 
     Every evaluation is charged to ``budget``; once it is spent, the remaining omissions are not tried.
+    ``fns`` must be pure (the calculators): a value is remembered by the values of the names it reads.
     """
-    answer = plain(scope.answer.evaluate(env, fns, budget))
+    answer = scope.answer.remembered(env, fns, budget)
     later: dict[str, list[Variable]] = {}
     for omission in found:
         if budget is not None and budget.left <= 0:
             return
         try:
             if omission.target is None:
-                value = plain(omission.variant.evaluate(env, fns, budget))
+                value = omission.variant.remembered(env, fns, budget)
             else:
                 changed = dict(env)
-                changed[omission.target] = plain(omission.variant.evaluate(env, fns, budget))
+                changed[omission.target] = omission.variant.remembered(env, fns, budget)
                 if omission.target not in later:
                     later[omission.target] = _downstream(scope, omission.target, givens(scope))
                 for var in later[omission.target]:
                     derived = cast(Expr, var.expr)  # _downstream gives derived variables only
-                    changed[var.name] = plain(derived.evaluate(changed, fns, budget))
-                value = plain(scope.answer.evaluate(changed, fns, budget))
+                    changed[var.name] = derived.remembered(changed, fns, budget)
+                value = scope.answer.remembered(changed, fns, budget)
         except (QuizzerError, ArithmeticError, TypeError, ValueError):
             continue
         if isinstance(value, bool) or not isinstance(value, int | float) or value == answer:

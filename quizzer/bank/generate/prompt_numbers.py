@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from functools import lru_cache
 
 _NUMBER = re.compile(
     r"(?<![\w.,])(?P<digits>\d{1,3}(?:,\d{3})+(?![\d])|\d+)(?P<frac>\.\d+)?(?:[eE](?P<exp>[+-]?\d+))?"
@@ -63,9 +64,11 @@ def prompt_numbers(text: str, per_unit: float = 1) -> tuple[float, ...]:
     return tuple(found)
 
 
-def number_spans(text: str, per_unit: float = 1) -> list[tuple[int, int, tuple[float, ...]]]:
+@lru_cache(maxsize=4096)
+def number_spans(text: str, per_unit: float = 1) -> tuple[tuple[int, int, tuple[float, ...]], ...]:
     """Each number ``text`` shows: where it is (start, end, its suffix and unit word included) and the
-    values it can mean (as ``prompt_numbers`` reads them).
+    values it can mean (as ``prompt_numbers`` reads them). Remembered: the check's lints read the same
+    texts of an instance one after another.
 
     >>> [(text[a:b], v) for text in ["of 7.5 GiB, 32 sequences"] for a, b, v in number_spans(text)]
     [('7.5 GiB', (7.5, 8053063680.0)), ('32', (32.0,))]
@@ -95,7 +98,7 @@ def number_spans(text: str, per_unit: float = 1) -> list[tuple[int, int, tuple[f
             else max(match.end(g) for g in ("digits", "frac", "exp", "suffix"))
         )
         out.append((match.start(), end, kept))
-    return out
+    return tuple(out)
 
 
 __all__ = ["number_spans", "prompt_numbers"]
