@@ -18,6 +18,7 @@ from quizzer.tui.services import AppServices
 
 if TYPE_CHECKING:
     from quizzer.bank.generate.render import Instance
+    from quizzer.session.progress import TemplateProgress
     from quizzer.session.study import StudySession
     from quizzer.tui.screens.interview import InterviewFiles
     from quizzer.tui.screens.mock_start import MockPlan
@@ -124,9 +125,11 @@ class AppModes(AppServices):
         self.notify(f"{len(chosen)} templates where you slip most: {said}.", title="Your slips", markup=False)
         return options.replace(only=tuple(chosen), slips=False)
 
-    async def start_drill(self, options: DrillOptions | None = None) -> bool:
+    async def start_drill(
+        self, options: DrillOptions | None = None, progress: dict[str, TemplateProgress] | None = None
+    ) -> bool:
         """Open a drill over the templates that match (a fresh seed unless one is given); False, with a
-        notice, if none do."""
+        notice, if none do. ``progress``: each template's answers, when the caller has just read them."""
         options = options or DrillOptions()
         session: DrillSession | None = None
         announced = False
@@ -144,8 +147,7 @@ class AppModes(AppServices):
             if aimed is None:
                 return False
             options = aimed
-        progress = None
-        if options.order != "random":  # the history's answers per template (read before the screen)
+        if progress is None and options.order != "random":  # each template's answers (before the screen)
             progress = await self.read(self.reader.template_progress)
             if progress is None:
                 return False
@@ -238,9 +240,10 @@ class AppModes(AppServices):
         records its attempts (mode "cram") and never changes a study card."""
         options = options or CramOptions()
         ids = self.questions_bank().matching_ids(topic=options.topic)
-        weakest = await self.read(self.reader.weakest, ids, options.count)
-        if weakest is None:
+        read = await self.read(self.reader.weakest, ids, options.count)
+        if read is None:
             return False
+        weakest, progress = read
         if not weakest:
             where = f" in {options.topic}" if options.topic else ""
             self.notify(
@@ -253,7 +256,8 @@ class AppModes(AppServices):
         return await self.start_drill(
             DrillOptions(
                 seed=options.seed, order="weakest", plan=tuple(weakest), only=tuple(weakest), mode="cram"
-            )
+            ),
+            progress,
         )
 
     async def start_mock(self, options: MockOptions | None = None) -> bool:

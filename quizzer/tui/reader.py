@@ -269,22 +269,26 @@ class HistoryReader:
         self.writer.drain()
         return template_progress(self.store.attempts())
 
-    def weakest(self, template_ids: Sequence[str], count: int) -> list[str]:
-        """The weakest of ``template_ids`` a cram session asks, weakest first (recent results and recall)."""
+    def weakest(
+        self, template_ids: Sequence[str], count: int
+    ) -> tuple[list[str], dict[str, TemplateProgress]]:
+        """The weakest of ``template_ids`` a cram session asks, weakest first (recent results and recall), and
+        each template's progress (the drill that crams them orders by it: one read for both)."""
         from quizzer.session.cram import weakest
         from quizzer.session.progress import template_progress
         from quizzer.session.srs import Scheduler
 
         self.writer.drain()
         now, scheduler = self.wall(), Scheduler(desired_retention=self.desired_retention)
+        progress = template_progress(self.store.attempts())
         ranked = weakest(
             template_ids,
-            template_progress(self.store.attempts()),
+            progress,
             {c.template_id: c for c in self.store.cards()},
             lambda card: scheduler.retrievability(card, now),
             count,
         )
-        return [w.template_id for w in ranked]
+        return [w.template_id for w in ranked], progress
 
     def suspended(self, template_ids: Sequence[str]) -> list[CardState]:
         """The cards of ``template_ids`` that are suspended leeches."""

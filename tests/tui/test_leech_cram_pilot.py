@@ -83,6 +83,19 @@ async def test_cram_asks_the_weakest_first_records_cram_attempts_and_never_chang
     assert sorted(store.cards(), key=lambda c: c.template_id) == before  # not one field moved
 
 
+async def test_cram_orders_its_drill_by_the_progress_its_own_read_made() -> None:
+    app = make_app(store=seeded_store())
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(app, pilot)
+        reads: list[str] = []
+        app.reader.template_progress = lambda: reads.append("again") or {}  # type: ignore[method-assign]
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, DrillScreen)
+        assert app.screen.session.plan == ("embedding-table-params", "mini-product")
+        assert reads == []  # the history was read once, by the ranking
+
+
 async def test_cram_with_nothing_answered_says_so_and_stays_home() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
