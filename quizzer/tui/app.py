@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from inspect import isawaitable
@@ -59,6 +60,7 @@ class QuizzerApp(AppModes):
         opened = await self.open_mode(start) if start is not None else False
         if not opened:
             self.go_home()
+        self.call_after_refresh(gc.enable)  # `quizzer drill` and the like start with it off (commands/tui.py)
         if self._given_bank is not None:
             self.bank = self._given_bank
         elif not opened:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any
 
@@ -44,3 +45,33 @@ def test_quitting_exits_zero(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) ->
         ["drill", "--template", "embedding-table-params", "--seed", "1", "--db", str(tmp_path / "h")]
     )
     assert status == 0
+
+
+def test_the_collector_is_off_until_the_paint_and_on_after(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`quizzer drill` starts with the cyclic garbage collector off (it cost 15-30 ms before the paint); the
+    app turns it on once the question is painted, and the command whatever happens."""
+    seen: list[bool] = []
+    show = DrillScreen.show_question
+
+    def shown(self: DrillScreen, **kwargs: bool) -> None:
+        seen.append(gc.isenabled())  # the question about to be painted
+        show(self, **kwargs)
+
+    async def look(pilot: Any) -> None:
+        await pilot.pause()
+        await pilot.pause()
+        seen.append(gc.isenabled())  # painted
+        await pilot.press("ctrl+q")
+
+    monkeypatch.setattr(DrillScreen, "show_question", shown)
+    monkeypatch.setattr(
+        QuizzerApp, "run", lambda self, **kwargs: App.run(self, headless=True, auto_pilot=look)
+    )
+    args = ["drill", "--template", "embedding-table-params", "--seed", "1", "--db", str(tmp_path / "h")]
+    assert main(args) == 0
+    assert seen == [False, True]
+    assert gc.isenabled()
+    assert main(["drill", "--template", "no-such-template", "--db", str(tmp_path / "h")]) != 0
+    assert gc.isenabled()
