@@ -18,6 +18,7 @@ import _ast  # the C node classes; the `ast` module would cost ~14 ms of cold st
 import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from operator import itemgetter
 from typing import Any, cast
 
 from quizzer.bank.errors import ExprError
@@ -72,7 +73,7 @@ _MISSING = object()
 class Expr:
     """A parsed, validated expression. ``names`` are the variables and functions it mentions."""
 
-    __slots__ = ("_run", "_tree", "calls", "kept", "names", "order", "size", "source")
+    __slots__ = ("_run", "_tree", "_values", "calls", "kept", "names", "order", "size", "source")
 
     def __init__(self, source: str) -> None:
         if not isinstance(source, str) or not source.strip():
@@ -103,6 +104,7 @@ class Expr:
         self.names = frozenset(names - calls)
         self.calls = frozenset(calls)
         self.order = tuple(sorted(self.names))
+        self._values = _values_of(self.order)  # one C call: ``remembered`` keys by them
         self.kept: dict[tuple[Any, ...], Value] = {}  # values by the values of its names (``remembered``)
         self._run = _Compiler(self.source).compile(self._tree)
 
@@ -117,7 +119,8 @@ class Expr:
         caller says so. The budget is charged as for an evaluation; a value is never kept for names it
         cannot key (a list) or lacks, and at most 2,048 are kept."""
         try:
-            key = tuple((type(v), v) for v in (env[name] for name in self.order))
+            values = self._values(env)
+            key = (values, tuple(map(type, values)))
             found = self.kept.get(key, _MISSING)
         except (KeyError, TypeError):
             return plain(self.evaluate(env, functions, budget))
@@ -180,6 +183,16 @@ class Expr:
             return bool(plain(_Compiler(self.source).compile(node)(env, functions)))
 
         return Formula(env, labels, results, test).render(self._tree)
+
+
+def _values_of(order: tuple[str, ...]) -> Callable[[Mapping[str, Value]], tuple[Value, ...]]:
+    """A function giving the values of the names ``order`` from an env, as a tuple (KeyError if one lacks)."""
+    if len(order) > 1:
+        return itemgetter(*order)
+    if order:
+        get = itemgetter(order[0])
+        return lambda env: (get(env),)
+    return lambda env: ()
 
 
 def plain(value: Value) -> Value:
