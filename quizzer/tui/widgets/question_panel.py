@@ -176,8 +176,6 @@ class QuestionPanel(Vertical):
         self._open_box(text)
         self.body.scroll_home(animate=False)
         self._when_laid_out(mounted, newest if locked else None, painted=True)
-        if self.grades:
-            self.call_after_refresh(self.prepare_feedback)  # after the question is painted
 
     def _open_box(self, text: str) -> None:
         box = self.answer_box
@@ -212,6 +210,8 @@ class QuestionPanel(Vertical):
                 if self.turn is not None:
                     self.turn.shown()  # its time starts now
                 self.post_message(self.Painted())
+                if self.grades:  # after the question is painted and its box takes keys: rich's Markdown
+                    self.call_after_refresh(self.prepare_feedback)  # and pygments load here, ~50-90 ms
 
         self.call_later(laid_out)
 
