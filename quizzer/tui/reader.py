@@ -153,10 +153,13 @@ class HistoryReader:
 
     # --- Stats, past mocks, export ---------------------------------------------------------------------
 
-    def stats(self, facts: BankFacts | None = None) -> Stats:
+    def stats(
+        self, facts: BankFacts | None = None, summary: Callable[[Stats], object] | None = None
+    ) -> Stats:
         """The Stats screen's figures, its leeches and past mocks. What they need of the bank comes from
         ``facts`` (taken from the app's loaded bank on the UI thread), else from a bank loaded here (slower:
-        the templates of the slips recorded are validated)."""
+        the templates of the slips recorded are validated). ``summary`` is first given the summary line's
+        figures (``summary_stats``), from a light pass, to be shown while the rest is computed."""
         from quizzer.session.leeches import leeches
         from quizzer.session.past_mocks import past_mocks
         from quizzer.session.slips import family_counts, top_slip, top_slip_of
@@ -164,7 +167,13 @@ class HistoryReader:
 
         self.writer.drain()
         now = self.wall()
-        attempts, sessions = shown(self.store.attempts()), self.store.sessions()
+        read, sessions = self.store.attempts(), self.store.sessions()
+        if summary is not None:
+            from quizzer.session.stats_summary import summary_stats
+
+            offset = utc_offset_seconds(now)
+            summary(summary_stats(read, now=now, utc_offset_seconds=offset, sessions=sessions))
+        attempts = shown(read)
         suspended = [c for c in self.store.cards() if c.suspended is not None]
         if facts is not None:
             difficulty_of, title_of = facts.difficulty_of, facts.title_of

@@ -10,6 +10,8 @@ from quizzer.session.bank_facts import bank_facts
 from quizzer.session.chain import template_lookup
 from quizzer.session.records import Attempt, CardState
 from quizzer.session.slips import family_counts, mistake_families, slip_counts
+from quizzer.session.stats import Stats
+from quizzer.session.stats_summary import SUMMARY_FIELDS
 from quizzer.store.history import HistoryStore
 from quizzer.tui.reader import HistoryReader, shown
 from quizzer.tui.writer import HistoryWriter
@@ -55,7 +57,8 @@ def test_stats_with_the_loaded_banks_facts_are_the_stats_read_with_a_bank_of_its
             store, writer, [questions_dir()], wall=lambda: NOW, new_per_day=10, desired_retention=0.9
         )
         read = reader.stats()
-        given = reader.stats(bank_facts(builtin_bank()))
+        summaries: list[Stats] = []
+        given = reader.stats(bank_facts(builtin_bank()), summaries.append)
         attempts = store.attempts()
     finally:
         writer.close()
@@ -64,6 +67,8 @@ def test_stats_with_the_loaded_banks_facts_are_the_stats_read_with_a_bank_of_its
     assert read.by_difficulty
     assert len(read.leeches) == 2
     assert given == read
+    [summary] = summaries  # given first, from its light pass: the figures of the summary line
+    assert [getattr(summary, f) for f in SUMMARY_FIELDS] == [getattr(read, f) for f in SUMMARY_FIELDS]
     counts = family_counts(attempts, bank_facts(builtin_bank()).families)
     assert counts == slip_counts(attempts, template_lookup(builtin_bank()))
     assert counts == _oracle_counts(attempts)

@@ -234,11 +234,13 @@ class StatsScreen(Screen[None]):
     ]
 
     def __init__(
-        self, load: Callable[[BankFacts | None], Stats], bank: Callable[[], object] = lambda: None
+        self,
+        load: Callable[[BankFacts | None, Callable[[Stats], object]], Stats],
+        bank: Callable[[], object] = lambda: None,
     ) -> None:
         super().__init__()
         #: Reads the history and computes the stats (the app's store, clock and time zone), given what they
-        #: need of the bank (None: it loads a bank of its own).
+        #: need of the bank (None: it loads a bank of its own) and where to send the summary line's first.
         self.load = load
         #: The app's loaded bank (None until it is), read on the UI thread for the facts ``load`` needs.
         self.bank = bank
@@ -266,24 +268,19 @@ class StatsScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="store")
     def read_in_worker(self, facts: BankFacts | None) -> None:
-        stats = self.load(facts)
+        stats = self.load(facts, lambda summary: self.app.call_from_thread(self.show_summary, summary))
         self.app.call_from_thread(self.show_stats, stats)
 
+    def show_summary(self, summary: Stats) -> None:
+        """Show the summary line (``summary_stats``) while the rest is computed: only in place of "Reading
+        the history…" (a read again keeps what it shows until it is done)."""
+        if self.stats is None:
+            body = self.query_one("#stats", Static)
+            body.update(_summary(summary) if summary.attempts else stats_renderable(summary))
+
     def show_stats(self, stats: Stats) -> None:
-        """Show ``stats``: the summary line painted first (laying out the tables and the heatmap takes a
-        frame of its own), the whole of it on the next refresh."""
         self.stats = stats
-        body = self.query_one("#stats", Static)
-        if not stats.attempts:
-            body.update(stats_renderable(stats))
-        else:
-            body.update(_summary(stats))
-
-            def the_rest() -> None:
-                if self.stats is stats:  # not read again meanwhile
-                    body.update(stats_renderable(stats))
-
-            self.call_after_refresh(the_rest)
+        self.query_one("#stats", Static).update(stats_renderable(stats))
         self.refresh_bindings()
 
     def on_screen_resume(self) -> None:
