@@ -83,11 +83,18 @@ class Contained(Lint):
     def visit(self, instance: Instance, seed: int) -> None:
         for part in self.template.parts:
             number = part.number
+            readings = [
+                (reading, parts)
+                for reading, parts in self.readings.items()
+                if number in parts and (number, reading) not in self.settled
+            ]
+            if not self.presets and not readings:  # nothing to weigh: what the texts show is not read
+                continue
             seen = self._shown(instance, number)
             if self.presets:
                 self._contained(instance, seed, number, seen)
-            for reading, parts in self.readings.items():
-                if number in parts and (number, reading) not in self.settled:
+            for reading, parts in readings:
+                if (number, reading) not in self.settled:
                     self._reading(instance, seed, number, reading, parts, seen)
 
     def _shown(self, instance: Instance, number: int) -> Shown:

@@ -184,7 +184,8 @@ class _Renderer:
     def text(self, source: str, field: str, hide: bool = False) -> str:
         if hide:
             source = masked(source)
-        source = _ANSWER_RE.sub(lambda m: self.scope.displays.get(m.group(1), m.group(0)), source)
+        if "{part" in source:  # most texts show no earlier answer: no pattern to run
+            source = _ANSWER_RE.sub(lambda m: self.scope.displays.get(m.group(1), m.group(0)), source)
         try:
             out = render_text(source, self.shown, self.scope.formats, self.scope.left)
         except TextTooLong:
