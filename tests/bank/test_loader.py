@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -194,8 +195,13 @@ def test_a_quoted_id_key_is_scanned(tmp_path: Path) -> None:
     assert [t.id for t in bank.templates()] == ["mini-product"]
 
 
-def test_checked_in_processes_the_problems_are_the_same_and_in_order() -> None:
-    """`quizzer check` checks templates in a process pool: the same problems, in the same order."""
+@pytest.mark.parametrize("platform", ["linux", "darwin"])
+def test_checked_in_processes_the_problems_are_the_same_and_in_order(
+    platform: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`quizzer check` checks templates in a process pool: the same problems, in the same order, whether
+    the workers are forked with the bank (Linux) or load it themselves (elsewhere)."""
+    monkeypatch.setattr(sys, "platform", platform)
     paths = [str(DATA / "lint"), str(DATA / "good")]
     alone = check_bank(load_bank(paths), seeds_per_template=5)
     pooled = check_bank(load_bank(paths), seeds_per_template=5, workers=2, paths=paths)

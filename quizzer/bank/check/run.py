@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from collections.abc import Iterable, Sequence
 
 from quizzer.bank.check.base import Lint
@@ -188,14 +189,14 @@ def check_bank(
 ) -> CheckReport:
     """Every problem in ``bank``: load problems, then each valid template over many seeds, with ``lints``
     (default: every one). With ``workers`` > 1 and the ``paths`` the bank was loaded from, the templates
-    are checked in that many processes, each loading the bank itself; the problems come in the same order
-    either way."""
+    are checked in that many processes (``_in_processes``); the problems come in the same order either
+    way."""
     problems: list[TemplateError] = list(bank.problems())
     templates = bank.templates()
     instances = 0
     found_all: Iterable[tuple[list[TemplateError], int]]
     if workers > 1 and paths is not None and len(templates) > 1:
-        found_all = _in_processes([t.id for t in templates], seeds_per_template, lints, workers, paths)
+        found_all = _in_processes(bank, [t.id for t in templates], seeds_per_template, lints, workers, paths)
     else:
         found_all = (check_template(t, range(seeds_per_template), lints=lints) for t in templates)
     for found, count in found_all:
@@ -205,17 +206,27 @@ def check_bank(
 
 
 def _in_processes(
-    ids: list[str], seeds: int, lints: Sequence[type[Lint]], workers: int, paths: Sequence[str]
+    bank: Bank, ids: list[str], seeds: int, lints: Sequence[type[Lint]], workers: int, paths: Sequence[str]
 ) -> list[tuple[list[TemplateError], int]]:
-    """``check_template`` of each id, in a pool of ``workers`` processes that each load ``paths``."""
+    """``check_template`` of each id, in a pool of ``workers`` processes. On Linux they are forked and
+    start with ``bank`` as it is here (loaded and its templates read: about 2 s each not spent again);
+    elsewhere (a fork of a process is unsafe on macOS, absent on Windows) each loads ``paths`` itself."""
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     jobs = [(template_id, seeds, tuple(lints)) for template_id in ids]
+    if sys.platform == "linux":
+        _WORKER_BANK[:] = [bank]
+        try:
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                return list(pool.map(_check_in_worker, jobs, chunksize=1))
+        finally:
+            _WORKER_BANK.clear()
     with ProcessPoolExecutor(workers, initializer=_load_in_worker, initargs=(list(paths),)) as pool:
         return list(pool.map(_check_in_worker, jobs, chunksize=1))
 
 
-_WORKER_BANK: list[Bank] = []  # the bank a worker process loaded (one)
+_WORKER_BANK: list[Bank] = []  # the bank a worker process checks: forked with it, or loaded by it (one)
 
 
 def _load_in_worker(paths: list[str]) -> None:
