@@ -13,7 +13,7 @@ from quizzer.bank.errors import ExprError, TemplateError
 from quizzer.bank.expr.expression import Budget, BudgetError
 from quizzer.bank.generate.draw import constraint_schedule, draw_value, expand
 from quizzer.bank.generate.instance import Part
-from quizzer.bank.generate.render import generate
+from quizzer.bank.generate.render import instances
 from quizzer.bank.loader import Bank
 from quizzer.bank.read.names import calculators
 from quizzer.bank.read.schema import PartSpec, Template
@@ -114,21 +114,18 @@ def _check_seeds(
     if rate < MIN_ACCEPTANCE:
         problems.append(problem("constraints", f"rarely satisfiable: {rate:.1%} of draws pass (want >= 5%)"))
     seen: set[tuple[str, str]] = set()
-    drawn: set[str] = set()
     counting = [lint for lint in lints if lint.sees_repeats]
     count = 0
-    for seed in seeds:
+    made = instances(template, seeds)
+    while True:
         try:
-            instance = generate(template, seed)
-        except TemplateError as exc:  # the seed, so that `quizzer show ID#SEED` shows the case
-            problems.append(
-                TemplateError(exc.path, exc.template_id, exc.field, f"seed {seed}: {exc.message}")
-            )
+            seed, instance, repeat = next(made)
+        except StopIteration:
+            break
+        except TemplateError as exc:  # its message names the seed: `quizzer show ID#SEED` shows the case
+            problems.append(exc)
             break
         count += 1
-        numbers = repr([part.variables for part in instance.parts])  # the instance follows from them
-        repeat = numbers in drawn
-        drawn.add(numbers)
         for lint in counting if repeat else lints:
             lint.visit(instance, seed)
         if repeat:  # its parts' problems are an earlier seed's, each reported once already

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from quizzer.bank.errors import PartError, TemplateError
@@ -79,6 +79,55 @@ def generate(
     budget = budget or Budget()
     by_part = split_overrides(template, overrides or {})
     env, broken = draw(template, random.Random(f"{template.id}#{seed}"), by_part.get(1, {}), budget)
+    return _rendered(template, seed, env, broken, by_part, budget)
+
+
+def instances(template: Template, seeds: Iterable[int]) -> Iterator[tuple[int, Instance, bool]]:
+    """``generate(template, seed)`` for each of ``seeds``, and whether it repeats an earlier seed's: every
+    part drew the same numbers (the instance is then the earlier one's, but for its id and seed). When no
+    later part draws a number, part 1's draw tells a repeat, and a repeat is not rendered again. Raises
+    TemplateError as ``generate`` does at the first seed that fails, its message starting with that seed
+    ("seed 7: ..."); the seeds before it are yielded."""
+    drawn: dict[str, Instance] = {}
+    early = all(var.expr is not None for spec in template.parts[1:] for var in spec.variables)
+    for seed in seeds:
+        try:
+            found = _instance(template, seed, early, drawn)
+        except TemplateError as exc:
+            raise TemplateError(exc.path, exc.template_id, exc.field, f"seed {seed}: {exc.message}") from None
+        yield seed, *found
+
+
+def _instance(
+    template: Template, seed: int, early: bool, drawn: dict[str, Instance]
+) -> tuple[Instance, bool]:
+    """``instances``' answer for one seed; ``drawn`` holds the instances by the numbers drawn so far."""
+    budget = Budget()
+    if early:
+        env, broken = draw(template, random.Random(f"{template.id}#{seed}"), {}, budget)
+        key = repr([env[var.name] for var in template.main.variables])
+        if key in drawn:
+            return drawn[key].replace(id=f"{template.id}#{seed}", seed=seed), True
+        instance = _rendered(template, seed, env, broken, {}, budget)
+    else:
+        instance = generate(template, seed, budget=budget)
+        key = repr([part.variables for part in instance.parts])
+        if key in drawn:
+            return instance, True
+    drawn[key] = instance
+    return instance, False
+
+
+def _rendered(
+    template: Template,
+    seed: int,
+    env: dict[str, Any],
+    broken: tuple[Expr, ...],
+    by_part: Mapping[int, Mapping[str, Any]],
+    budget: Budget,
+) -> Instance:
+    """The instance of ``template`` for ``seed`` from part 1's draw (``env``, the constraints it breaks):
+    each later part drawn, then every part rendered."""
     broken_parts: list[str] = []
     scope = _Scope(template, env, budget)
     parts: list[Part] = []
@@ -403,6 +452,7 @@ __all__ = [
     "Part",
     "generate",
     "grade_context",
+    "instances",
     "masked",
     "recompute_part",
 ]
