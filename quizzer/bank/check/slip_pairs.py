@@ -25,7 +25,7 @@ from quizzer.grading.slips import slips
 
 if TYPE_CHECKING:
     from quizzer.bank.errors import TemplateError
-    from quizzer.bank.generate.instance import Instance
+    from quizzer.bank.generate.instance import Instance, Part
     from quizzer.bank.read.schema import Template
 
 #: Instances a pair must clash on, every one it was drawn on, before it is the template's and not chance.
@@ -53,6 +53,41 @@ def _one_factor(ratios: set[float], tolerance: Tolerance) -> bool:
     return is_within(high, low, tolerance) or high <= low * (1 + 1e-9)
 
 
+#: What one instance adds to a pair's tally: its key (part, mistake, slip), the mistake's ratio to the
+#: answer, where the pair lands when it clashes (else None), and whether it lands exactly on that.
+_Count = tuple[tuple[int, str, str], float, "str | None", bool]
+
+
+def _counts(part: Part) -> list[_Count]:
+    """What one part of an instance adds to the tallies: each written mistake outside the band with each
+    built-in slip of another family."""
+    written = [Mistake(m.name, m.value, m.feedback, m.title, m.family) for m in part.mistakes]
+    written = [m for m in written if not is_within(m.value, part.value, part.tolerance)]
+    if not written or not part.value:
+        return []
+    builtin = slips(part.value, part.unit, grade_context(part), tolerance=part.tolerance)
+    candidates: list[AnySlip] = [*written, *builtin]
+    targets = {c.label: c.value for c in candidates} | {"the answer": part.value}
+    clashes = {
+        (mine.name, other.label): (lands, value)
+        for a, b, value, lands in pair_clashes(part.value, part.tolerance, candidates)
+        for mine, other in ((a, b) if isinstance(a, Mistake) else (b, a),)
+    }
+    out: list[_Count] = []
+    for m in written:
+        for slip in builtin:
+            if slip.family == m.family:
+                continue
+            clash = clashes.get((m.name, slip.label))
+            lands, exact = None, True
+            if clash is not None:
+                lands, value = clash
+                target = targets.get(lands, part.value)
+                exact = abs(value - target) <= 1e-9 * abs(target)
+            out.append(((part.number, m.name, slip.label), m.value / part.value, lands, exact))
+    return out
+
+
 class SlipPairs(Lint):
     """Every written mistake, with each built-in slip, lands apart from the answer and every single slip on
     some instance drawn."""
@@ -65,35 +100,22 @@ class SlipPairs(Lint):
         super().__init__(template)
         self.tally: dict[tuple[int, str, str], _Tally] = {}
         self.bands = [spec.tolerance for spec in template.parts]
+        #: Each instance's counts by the numbers it drew: a repeat counts again without being read again.
+        self.counts: dict[str, list[_Count]] = {}
 
     def visit(self, instance: Instance, seed: int) -> None:
-        for part in instance.parts:
-            written = [Mistake(m.name, m.value, m.feedback, m.title, m.family) for m in part.mistakes]
-            written = [m for m in written if not is_within(m.value, part.value, part.tolerance)]
-            if not written or not part.value:
-                continue
-            builtin = slips(part.value, part.unit, grade_context(part), tolerance=part.tolerance)
-            candidates: list[AnySlip] = [*written, *builtin]
-            targets = {c.label: c.value for c in candidates} | {"the answer": part.value}
-            clashes = {
-                (mine.name, other.label): (lands, value)
-                for a, b, value, lands in pair_clashes(part.value, part.tolerance, candidates)
-                for mine, other in ((a, b) if isinstance(a, Mistake) else (b, a),)
-            }
-            for m in written:
-                for slip in builtin:
-                    if slip.family == m.family:
-                        continue
-                    row = self.tally.setdefault((part.number, m.name, slip.label), _Tally())
-                    row.draws += 1
-                    row.ratios.add(m.value / part.value)
-                    clash = clashes.get((m.name, slip.label))
-                    if clash is not None:
-                        lands, value = clash
-                        row.clashes += 1
-                        row.first = row.first or (seed, lands)
-                        target = targets.get(lands, part.value)
-                        row.exact = row.exact and abs(value - target) <= 1e-9 * abs(target)
+        numbers = repr([part.variables for part in instance.parts])
+        counts = self.counts.get(numbers)
+        if counts is None:
+            counts = self.counts[numbers] = [c for part in instance.parts for c in _counts(part)]
+        for key, ratio, lands, exact in counts:
+            row = self.tally.setdefault(key, _Tally())
+            row.draws += 1
+            row.ratios.add(ratio)
+            if lands is not None:
+                row.clashes += 1
+                row.first = row.first or (seed, lands)
+                row.exact = row.exact and exact
 
     def problems(self) -> list[TemplateError]:
         for (number, name, slip), row in self.tally.items():

@@ -16,7 +16,7 @@ a finding too: tag it, so that Stats and the slip drills count it with its famil
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from quizzer.bank.check.base import Lint
 from quizzer.bank.check.lints import part_env
@@ -70,12 +70,27 @@ class SlipCoverage(Lint):
         self.families = [{m.name: m.family for m in spec.mistakes} for spec in template.parts]
         self.index = [{m.name: i for i, m in enumerate(spec.mistakes)} for spec in template.parts]
         self.tally: dict[tuple[int, str, str], _Tally] = {}  # (part number, mistake name, family)
+        #: Each instance's tallies by the numbers it drew (key, whether it gave the family's value, the value
+        #: as shown): a repeat is counted again without being read again; what it misses is reported once.
+        self.counts: dict[str, list[tuple[tuple[int, str, str], bool, str]]] = {}
 
     def visit(self, instance: Instance, seed: int) -> None:
-        for spec, part in zip(self.template.parts, instance.parts, strict=True):
-            self._part(spec, part, instance, seed)
+        numbers = repr([part.variables for part in instance.parts])
+        counts = self.counts.get(numbers)
+        if counts is None:
+            counts = self.counts[numbers] = []
+            for spec, part in zip(self.template.parts, instance.parts, strict=True):
+                self._part(spec, part, instance, seed, counts)
+        for key, hit, shown in counts:
+            row = self.tally.setdefault(key, _Tally())
+            if hit:
+                row.hits += 1
+                if row.seed is None:
+                    row.seed, row.shown = seed, shown
+            else:
+                row.misses += 1
 
-    def _part(self, spec: PartSpec, part: Part, instance: Instance, seed: int) -> None:
+    def _part(self, spec: PartSpec, part: Part, instance: Instance, seed: int, counts: list[Any]) -> None:
         tolerance = part.tolerance
         builtin = slips(part.value, part.unit, grade_context(part), tolerance=tolerance)
         named = {family for slip in builtin for family in slip.families}
@@ -89,7 +104,7 @@ class SlipCoverage(Lint):
         tagged = {families[m.name] for m in part.mistakes if not is_within(m.value, part.value, tolerance)}
         for m in part.mistakes:
             if not families[m.name]:
-                self._tally(spec, m.name, m.value, values, seed, part)
+                self._tally(spec, m.name, m.value, values, part, counts)
         written = [m.value for m in part.mistakes]
         for family, found in possible.items():
             for factor in dict.fromkeys(
@@ -120,20 +135,20 @@ class SlipCoverage(Lint):
         return possible
 
     def _tally(
-        self, spec: PartSpec, name: str, value: float, values: dict[str, list[float]], seed: int, part: Part
+        self,
+        spec: PartSpec,
+        name: str,
+        value: float,
+        values: dict[str, list[float]],
+        part: Part,
+        counts: list[Any],
     ) -> None:
         """Count, for each family with values on this instance, whether the written mistake ``name`` (of no
-        family) gives one of them."""
+        family) gives one of them: into ``counts``, which ``visit`` adds to the tally."""
         for family, known in values.items():
-            if family not in _ORDER:
-                continue
-            row = self.tally.setdefault((spec.number, name, family), _Tally())
-            if any(_same(value, v) for v in known):
-                row.hits += 1
-                if row.seed is None:
-                    row.seed, row.shown = seed, _shown(part, value)
-            else:
-                row.misses += 1
+            if family in _ORDER:
+                hit = any(_same(value, v) for v in known)
+                counts.append(((spec.number, name, family), hit, _shown(part, value) if hit else ""))
 
     def _missing(self, spec: PartSpec, part: Part, seed: int, slip: Possible) -> None:
         if slip.value is not None:
