@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from quizzer.bank.check.contained_trace import SPEC_CALCULATORS, Calls
 from quizzer.bank.check.registry import chosen
@@ -315,3 +317,35 @@ def test_a_hybrids_state_read_through_its_preset_names_the_mixer_fields_unsaid(t
 
 def test_a_hybrids_state_with_its_shapes_and_layers_said_is_no_finding(tmp_path: Path) -> None:
     assert _findings(tmp_path, HYBRID_STATE.format(shown=STATED))[1] == []
+
+
+def _joined_reading(texts: list[str]) -> tuple[tuple[tuple[int, float, float], ...], frozenset[int]]:
+    """The numbers and whole counts of ``texts`` read as one text joined by newlines (how ``shown`` read
+    them before it read each text on its own)."""
+    from quizzer.bank.generate.prompt_numbers import number_spans
+
+    text = "\n".join(texts)
+    numbers: list[tuple[int, float, float]] = []
+    counts: set[int] = set()
+    for start, end, values in number_spans(text):
+        piece = text[start:end]
+        figures = sum(c.isdigit() for c in piece.split("e")[0].lstrip("0.,"))
+        numbers.extend((max(figures, 1), values[0], value) for value in values)
+        if re.fullmatch(r"\d{1,3}(,\d{3})+|\d+", piece):
+            counts.add(int(piece.replace(",", "")))
+    return tuple(dict.fromkeys(numbers)), frozenset(counts)
+
+
+_NUMBERISH = st.text(alphabet="0123456789.,eE+-kMBGiT% \t\u00a0abs\n", max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_NUMBERISH, max_size=4))
+def test_shown_reads_each_text_as_the_texts_joined_read(texts: list[str]) -> None:
+    """A number never spans two texts joined by a newline, so reading each text on its own (remembered:
+    the parts of an instance read the same prompts again) finds what reading them joined found."""
+    from quizzer.bank.check.contained_stated import shown
+
+    seen = shown([], texts)
+    assert (seen.numbers, seen.counts) == _joined_reading(texts)
+    assert seen.text == "\n".join(texts)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from quizzer.bank.expr.text import PLACEHOLDER_RE
@@ -114,8 +115,27 @@ def shown(raw: Iterable[str], rendered: Iterable[str]) -> Shown:
     >>> sorted(s.names), s.numbers[:3], sorted(s.counts)
     (['n'], ((2, 32.0, 32.0), (3, 8.03, 8.03), (3, 8.03, 8030000000.0)), [32])
     """
-    names = frozenset(m.group(1) for text in raw for m in PLACEHOLDER_RE.finditer(text))
-    text = "\n".join(rendered)
+    rendered = list(rendered)
+    names = frozenset(name for text in raw for name in _placeholders(text))
+    numbers: list[tuple[int, float, float]] = []
+    counts: set[int] = set()
+    for text in rendered:  # a number never spans two texts: each is read once (the prompts repeat)
+        text_numbers, text_counts = _numbers(text)
+        numbers.extend(text_numbers)
+        counts.update(text_counts)
+    return Shown(names, "\n".join(rendered), tuple(dict.fromkeys(numbers)), frozenset(counts))
+
+
+@lru_cache(maxsize=1024)
+def _placeholders(text: str) -> frozenset[str]:
+    """The names of the placeholders of ``text`` (a template's own text: read once)."""
+    return frozenset(m.group(1) for m in PLACEHOLDER_RE.finditer(text))
+
+
+@lru_cache(maxsize=4096)
+def _numbers(text: str) -> tuple[tuple[tuple[int, float, float], ...], frozenset[int]]:
+    """``shown``'s numbers and whole counts of one text (the parts of an instance read the same prompts
+    and conventions again)."""
     numbers: list[tuple[int, float, float]] = []
     counts: set[int] = set()
     for start, end, values in number_spans(text):
@@ -124,7 +144,7 @@ def shown(raw: Iterable[str], rendered: Iterable[str]) -> Shown:
         numbers.extend((max(figures, 1), values[0], value) for value in values)
         if _WHOLE.fullmatch(piece):
             counts.add(int(piece.replace(",", "")))
-    return Shown(names, text, tuple(dict.fromkeys(numbers)), frozenset(counts))
+    return tuple(numbers), frozenset(counts)
 
 
 def counted(value: Any, seen: Shown) -> bool:
