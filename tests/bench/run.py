@@ -44,10 +44,18 @@ def throughput(work: Callable[[], int], min_seconds: float = 1.0) -> float:
     return done / elapsed
 
 
-def engine_rows() -> list[str]:
-    """Bank load + check time, instances per second, grades per second."""
+#: The issue's bars for the engine (#30), on 2 cores: instances a second before it (609/s at 1d842e6), 3x
+#: that for the full instance, 5,000/s for what a drill shows, and the authoring check at 200 seeds.
+FULL_BEFORE_PER_S = 609
+FULL_PER_S = 3 * FULL_BEFORE_PER_S
+DRILL_PER_S = 5000
+CHECK_S = 30.0
+
+
+def engine_rows() -> tuple[list[str], int]:
+    """Bank load, the check through the command (its budget), instances a second (full, and what a drill
+    shows: the same function today, the texts are not made on first need) and grades a second."""
     sys.path.insert(0, str(ROOT))
-    from quizzer.bank.check.run import check_bank
     from quizzer.bank.generate.render import generate
     from quizzer.bank.loader import load_bank
     from quizzer.core.units import format_si
@@ -58,9 +66,7 @@ def engine_rows() -> list[str]:
     bank = load_bank([questions_dir()])
     templates = bank.templates()
     load_ms = (time.perf_counter() - start) * 1000
-    start = time.perf_counter()
-    report = check_bank(bank, seeds_per_template=200)
-    check_ms = (time.perf_counter() - start) * 1000
+    check_s = _wall([str(BIN / "quizzer"), "check", str(questions_dir()), "--seeds", "200"])
     seeds = iter(range(10**9))
 
     def make() -> int:
@@ -78,12 +84,26 @@ def engine_rows() -> list[str]:
             grade_instance(instance, answer)
         return len(instances)
 
-    return [
-        f"  load the bank ({len(templates)} templates)          {load_ms:8.1f} ms",
-        f"  check the bank ({report.instances} instances)       {check_ms:8.1f} ms",
-        f"  instances generated, all templates      {throughput(make):8.0f} /s",
-        f"  answers graded                          {throughput(grade_all):8.0f} /s",
+    per_s = throughput(make)
+    rows = [
+        (
+            f"quizzer check --seeds 200 ({len(templates)} templates), through the command",
+            check_s,
+            CHECK_S,
+            "s",
+        ),
+        ("instances generated a second, all templates (full)", per_s, FULL_PER_S, "/s"),
+        ("what a drill shows a second (today: the full instance)", per_s, DRILL_PER_S, "/s"),
     ]
+    out, over = [f"  {'load the bank (' + str(len(templates)) + ' templates)':<64} {load_ms:8.1f} ms"], 0
+    for label, value, budget, unit in rows:
+        ok = value <= budget if unit == "s" else value >= budget
+        over += not ok
+        bound = f"<= {budget:g} s" if unit == "s" else f">= {budget:,} /s"
+        shown = f"{value:8.1f} s " if unit == "s" else f"{value:8.0f} /s"
+        out.append(f"  {label:<64} {shown} (budget {bound})  {'ok' if ok else 'OVER'}")
+    out.append(f"  {'answers graded a second':<64} {throughput(grade_all):8.0f} /s")
+    return out, over
 
 
 def tui_rows() -> tuple[list[str], int]:
@@ -307,8 +327,9 @@ def main() -> int:
         verdict = "ok" if ratio <= budget else "OVER BUDGET"
         print(f"  {label:<44} {value * 1000:7.1f} ms   ratio {ratio:5.2f} (budget <= {budget})  {verdict}")
         over += ratio > budget
-    print("question engine (in process)")
-    print("\n".join(engine_rows()))
+    print("question engine (in process; the check through the command, 2 processes on 2 cores)")
+    rows, engine_over = engine_rows()
+    print("\n".join(rows))
     print("terminal app")
     rows, tui_over = tui_rows()
     print("\n".join(rows))
@@ -330,7 +351,7 @@ def main() -> int:
     rows = pack_rows()
     print("\n".join(rows))
     pack_over = any(r.endswith("OVER") for r in rows)
-    return 1 if over or tui_over or history_over or parse_over or pack_over else 0
+    return 1 if over or engine_over or tui_over or history_over or parse_over or pack_over else 0
 
 
 if __name__ == "__main__":
