@@ -90,31 +90,46 @@ class QuestionPanel(Vertical):
         self.question: Question | None = None
         """The part being asked (the instance itself for part 1 or a question of one part)."""
         self._prepared: Instance | None = None
+        self._has_parts = False  # the parts shown later (strip, hints, verdict, explanation...) are mounted
         self._asked = 0  # how many questions or parts were asked: a paint reported late is ignored
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="status-bar"):
             yield Static(classes="status-main question-meta")
             yield Static(classes="status-side question-side")
-        yield Static(classes="question-strip")
         with VerticalScroll(classes="screen-body question-body", can_focus=True):
             yield QuestionPrompt(classes="question-prompt")
             yield Vertical(classes="chain")  # a chain's parts: each outcome, then the next part asked
-            yield Static(classes="hints")
-            with Vertical(classes="feedback"):
-                # One Static rendering rich's Markdown: Textual's Markdown widget builds a widget per block,
-                # and laying those out made Enter-to-feedback take over half a second.
-                yield Static(classes="teaching")
-                yield Vertical(classes="follow-ups")
         with Vertical(classes="answer-bar"):
-            yield Static(classes="verdict")
-            yield Static(classes="extra")
             yield Static(self.hint_line, classes="reading")
             yield AnswerInput(placeholder=self._placeholder, id=f"{self.id or 'panel'}-input")
 
-    def on_mount(self) -> None:
-        for selector in (".question-strip", ".extra", ".hints", ".feedback", ".verdict"):
-            self.query_one(selector).display = False
+    def _parts(self) -> None:
+        """Mount, hidden and once, what a question shows only later: the strip under the status line, the
+        hints and the explanation under the prompt, the verdict and the extra line above the reading. The
+        first question is painted without them (styling them was 15-20 ms of a drill's launch); they come
+        right after its paint, or sooner when asked for."""
+        if self._has_parts:
+            return
+        self._has_parts = True
+        strip, hints, verdict, extra = (
+            Static(classes=c) for c in ("question-strip", "hints", "verdict", "extra")
+        )
+        # One Static rendering rich's Markdown: Textual's Markdown widget builds a widget per block, and
+        # laying those out made Enter-to-feedback take over half a second.
+        feedback = Vertical(Static(classes="teaching"), Vertical(classes="follow-ups"), classes="feedback")
+        for widget in (strip, hints, feedback, verdict, extra):
+            widget.display = False
+        self.mount(strip, after=self.query_one(".status-bar"))
+        self.body.mount(hints, feedback, after=self.query_one(".chain"))
+        self.query_one(".answer-bar").mount(verdict, extra, before=self.query_one(".reading"))
+
+    def _hide_parts(self) -> None:
+        """Hide the hints, the explanation and the verdict (if mounted yet)."""
+        if self._has_parts:
+            for selector in (".hints", ".feedback", ".verdict"):
+                self.query_one(selector).display = False
+            self.query_one(".verdict", Static).set_classes("verdict")
 
     # --- what the screen sets -------------------------------------------------------------------------
 
@@ -130,12 +145,18 @@ class QuestionPanel(Vertical):
         self.query_one(".question-side", Static).update(content)
 
     def set_strip(self, content: Content | None) -> None:
+        if content is None and not self._has_parts:
+            return
+        self._parts()
         strip = self.query_one(".question-strip", Static)
         strip.display = content is not None
         if content is not None:
             strip.update(content)
 
     def set_extra(self, content: Content | None) -> None:
+        if content is None and not self._has_parts:
+            return
+        self._parts()
         extra = self.query_one(".extra", Static)
         extra.display = content is not None
         if content is not None:
@@ -163,9 +184,7 @@ class QuestionPanel(Vertical):
         prompt = self.query_one(".question-prompt", QuestionPrompt)
         mounted: list[Awaitable[object]] = [prompt.show(question_markdown(self.instance))]
         mounted.append(self.query_one(".chain", Vertical).remove_children())
-        for selector in (".hints", ".feedback", ".verdict"):
-            self.query_one(selector).display = False
-        self.query_one(".verdict", Static).set_classes("verdict")
+        self._hide_parts()
         self._prepared = None
         newest: Widget = prompt
         for number, answer in enumerate(locked, 1):
@@ -210,6 +229,7 @@ class QuestionPanel(Vertical):
                 if self.turn is not None:
                     self.turn.shown()  # its time starts now
                 self.post_message(self.Painted())
+                self._parts()
                 if self.grades:  # after the question is painted and its box takes keys: rich's Markdown
                     self.call_after_refresh(self.prepare_feedback)  # and pygments load here, ~50-90 ms
 
@@ -249,6 +269,7 @@ class QuestionPanel(Vertical):
         """The turn's part was graded (``verdict``) or skipped (None). In a chain its outcome joins the
         body and, until the last part, the next part is asked in the same answer box; once every part
         is done, the verdict and the worked explanation of the whole."""
+        self._parts()
         turn = self.turn
         if turn is not None and turn.chain and turn.results:
             outcome, mounted = self._mount_outcome(turn.results[-1])
@@ -281,8 +302,7 @@ class QuestionPanel(Vertical):
         self.turn = self.instance = None
         self.query_one(".question-meta", Static).update(plain(title))
         self.query_one(".question-prompt", QuestionPrompt).show(markdown)
-        for selector in (".hints", ".feedback", ".verdict"):
-            self.query_one(selector).display = False
+        self._hide_parts()
         self.answer_box.display = False
         self.set_reading(reading)
         self.body.focus()
@@ -291,6 +311,7 @@ class QuestionPanel(Vertical):
         """The hints the turn has revealed so far."""
         if self.turn is None:
             return
+        self._parts()
         hints = self.query_one(".hints", Static)
         hints.update(hint_lines(self.turn.revealed))
         hints.display = bool(self.turn.revealed)
@@ -299,6 +320,7 @@ class QuestionPanel(Vertical):
 
     def show_verdict(self, verdict: Verdict | None, reveal: bool = True) -> None:
         """The verdict (None: skipped, with the answer), then, unless unreadable, the worked explanation."""
+        self._parts()
         widget = self.query_one(".verdict", Static)
         widget.display = True
         if verdict is None:
@@ -319,6 +341,7 @@ class QuestionPanel(Vertical):
         if instance is None or self._prepared is instance:
             return
         try:
+            self._parts()
             teaching_widget = self.query_one(".teaching", Static)
             follow_ups = self.query_one(".follow-ups", Vertical)
             body = self.body
@@ -344,6 +367,7 @@ class QuestionPanel(Vertical):
         """Reveal the explanation and move the focus to the body, so single keys work at once; ``scroll``
         brings the explanation to the top of the body once it is laid out."""
         self.prepare_feedback()  # a no-op unless Enter came before the first refresh
+        self._parts()
         self.query_one(".feedback").display = True
         self.answer_box.disabled = True
         self.body.focus()
