@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from rich.segment import Segment
 from textual.content import Content, Span
@@ -20,6 +20,8 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, Visual
 from textual.widget import Widget
+
+from quizzer.tui.widgets.prompt_reader import Block, quick_blocks
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
@@ -34,14 +36,6 @@ _INLINE = frozenset(
 )
 _SPACES = re.compile(r"\s+")
 _parser: Any = None
-
-
-class Block(NamedTuple):
-    """A paragraph (or, with ``bullet``, a bullet item) and the blank lines under it."""
-
-    content: Content
-    bullet: bool
-    gap: int
 
 
 def _markdown_parser() -> Any:
@@ -89,8 +83,6 @@ def inline_content(token: Token) -> Content | None:
 def prompt_blocks(markdown: str) -> tuple[Block, ...] | None:
     """``markdown`` as blocks: top-level paragraphs and bullet items of one paragraph each; None if it holds
     anything else (Textual's Markdown widget draws that). The common prompt is read without markdown-it."""
-    from quizzer.tui.widgets.prompt_reader import quick_blocks
-
     blocks = quick_blocks(markdown)
     return markdown_blocks(markdown) if blocks is None else blocks
 

@@ -10,12 +10,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 from textual.content import Content, Span
 
-if TYPE_CHECKING:
-    from quizzer.tui.widgets.prompt import Block
+
+class Block(NamedTuple):
+    """A paragraph (or, with ``bullet``, a bullet item) and the blank lines under it."""
+
+    content: Content
+    bullet: bool
+    gap: int
+
 
 #: A line that could start anything but a paragraph or a "- " item (a heading, quote, fence, table, other
 #: list, rule, HTML, an indented or setext line...): such a text is left to markdown-it.
@@ -40,8 +46,6 @@ def _punctuation(char: str) -> bool:
 def quick_blocks(markdown: str) -> tuple[Block, ...] | None:
     """The blocks of ``markdown`` (as ``prompt.prompt_blocks``) if it is only paragraphs and one-line "- "
     items of plain, bold, italic and code text written plainly; None otherwise."""
-    from quizzer.tui.widgets.prompt import Block
-
     if _ODD_SPACE.search(markdown):  # tabs, CR, NBSP...: markdown-it's tab stops, line ends and trims
         return None
     blocks: list[Block] = []
