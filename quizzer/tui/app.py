@@ -46,6 +46,15 @@ class QuizzerApp(AppModes):
         Binding("f1", "help", "Help", show=False, id="help"),
     ]
 
+    def on_load(self) -> None:
+        """Start with the cyclic garbage collector off: it walked every object of the start-up (the modules,
+        the bank, the widgets) just before the first paint, 15-30 ms of it; on again once the first screen is
+        painted (open_start), or when the app ends."""
+        gc.disable()
+
+    def on_unmount(self) -> None:
+        gc.enable()
+
     def on_mount(self) -> None:
         for severity, message in self.store.notices:  # what opening the history found, before we listened
             self.history_notice(severity, message)
@@ -60,7 +69,7 @@ class QuizzerApp(AppModes):
         opened = await self.open_mode(start) if start is not None else False
         if not opened:
             self.go_home()
-        self.call_after_refresh(gc.enable)  # `quizzer drill` and the like start with it off (commands/tui.py)
+        self.call_after_refresh(gc.enable)  # off since on_load (and, for `quizzer drill`, commands/tui.py)
         if self._given_bank is not None:
             self.bank = self._given_bank
         elif not opened:

@@ -256,3 +256,25 @@ async def test_a_drill_from_the_command_line_draws_from_its_bank() -> None:
         screen = app.screen
         assert isinstance(screen, DrillScreen)
         assert screen.session.instance.id == "embedding-table-params#3"
+
+
+async def test_the_collector_is_off_from_the_start_to_the_first_paint(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The app turns the cyclic garbage collector off when it loads and on once its first screen is painted
+    (a full collection just before the paint was 15-30 ms of the launch), and on when it ends."""
+    import gc
+
+    seen: list[bool] = []
+    show = DrillScreen.show_question
+
+    def shown(self: DrillScreen, **kwargs: bool) -> None:
+        seen.append(gc.isenabled())  # the first question about to be painted
+        show(self, **kwargs)
+
+    monkeypatch.setattr(DrillScreen, "show_question", shown)
+    async with drill_app().run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        seen.append(gc.isenabled())  # painted
+        gc.disable()  # as if the app had ended before its paint
+    assert seen == [False, True]
+    assert gc.isenabled()  # the app's end turns it on whatever happened
