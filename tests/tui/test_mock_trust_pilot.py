@@ -182,6 +182,45 @@ async def test_the_mock_clock_starts_when_the_first_question_is_painted(
         assert screen.exam.seconds_on(screen.exam.current) == 0
 
 
+async def test_the_mock_clock_starts_in_the_frame_that_draws_its_first_prompt(
+    pack: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clock starts right after the frame that draws the question's prompt is written, not frames
+    later (the screen's next idle refresh came ~100 ms after it while the footer redrew)."""
+    from textual.app import App
+
+    from quizzer.session.mock import MockExam
+    from quizzer.tui.widgets.prompt import PromptBlocks
+
+    frames: list[str] = []  # what happened, in order: "frame", "drawn", "start"
+    display, render_strips, start = App._display, PromptBlocks.render_strips, MockExam.start
+
+    def counted_display(self: App[None], screen: object, renderable: object) -> None:
+        display(self, screen, renderable)  # type: ignore[arg-type]
+        frames.append("frame")
+
+    def counted_render(self: PromptBlocks, *args: object, **kwargs: object) -> object:
+        frames.append("drawn")
+        return render_strips(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    def counted_start(self: MockExam, *args: object, **kwargs: object) -> object:
+        frames.append("start")
+        return start(self, *args, **kwargs)
+
+    monkeypatch.setattr(App, "_display", counted_display)
+    monkeypatch.setattr(PromptBlocks, "render_strips", counted_render)
+    monkeypatch.setattr(MockExam, "start", counted_start)
+    app = app_for(pack, HistoryStore.memory(), mock=MockOptions(count=2, minutes=4, seed=5))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert "start" in frames
+        drawn = frames.index("drawn")
+        # the frame that draws the prompt is written, then the clock starts: no frame between
+        # the frame that draws the prompt is written, then the clock starts (the refresh's own second
+        # write may come first); waiting for the screen's next idle refresh came 5 frames after it
+        assert frames[drawn + 1 : frames.index("start")].count("frame") <= 2
+
+
 @pytest.mark.parametrize("mode", ["drill", "study"])
 async def test_a_drill_or_study_question_is_timed_from_its_paint(
     pack: Path, slow_paint: FakeClock, mode: str

@@ -152,11 +152,15 @@ async def test_keys_sent_while_a_screen_opens_do_not_land_in_its_answer_box() ->
         await pilot.pause()
         home = app.screen
         assert isinstance(home, HomeScreen)
-        # the drill is mounted, and "n" and "7" come before it has been painted: a fast typist's keys
+        # "n" and "7" are typed while the drill opens, before its question is painted (a fast typist's
+        # keys), and read by the answer box only after: they are dropped by when they were typed
+        typed = [events.Key(key, key) for key in ("n", "7")]
         assert await app.start_drill()
+        await pilot.pause()
         box = app.screen.query_one(AnswerInput)
-        for key in ("n", "7"):
-            box.post_message(events.Key(key, key))
+        assert box.ready  # the question is painted: the box takes keys typed from now on
+        for key in typed:
+            box.post_message(key)
         await pilot.pause()
         await pilot.pause()
         assert isinstance(app.screen, DrillScreen)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual import events
+from textual._time import get_time  # the clock of a Key's time (the minor version is pinned)
 from textual.widgets import Input
 
 from quizzer.bank.read.control import CONTROL
@@ -24,13 +25,20 @@ class AnswerInput(Input):
         )
         self.ready = False
         """Whether keys are typed in: set by the question panel once the question is painted."""
+        self.since = 0.0
+        """When it became ready, on Textual's clock (a Key's ``time``): a key made before then is dropped
+        even if it is read after (it was typed before the question was on screen)."""
 
     def arm(self) -> None:
         """A new question: drop keys until it has been painted (the panel sets ``ready`` then)."""
         self.ready = False
 
+    def take_keys(self) -> None:
+        """The question is on screen: keys typed from now on are typed in."""
+        self.ready, self.since = True, get_time()
+
     async def _on_key(self, event: events.Key) -> None:
-        if not self.ready:
+        if not self.ready or event.time < self.since:
             event.stop()
             event.prevent_default()
             return

@@ -10,7 +10,7 @@ Markdown widget, mounted inside this one on first need.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.segment import Segment
@@ -119,7 +119,8 @@ class PromptBlocks(Visual):
     bullet, a blank line under each paragraph and list. Offsets for text selection count the lines of all
     the blocks (and one per blank line), as ``plain`` does."""
 
-    def __init__(self, blocks: Sequence[Block]) -> None:
+    def __init__(self, blocks: Sequence[Block], drawn: Callable[[], None] | None = None) -> None:
+        self._drawn = drawn  # called once, the first time the blocks are drawn for a frame
         self._blocks: list[tuple[Content, int, Block]] = []
         lines: list[str] = []
         for block in blocks:
@@ -132,6 +133,9 @@ class PromptBlocks(Visual):
     def render_strips(
         self, width: int, height: int | None, style: Style, options: RenderOptions
     ) -> list[Strip]:
+        if self._drawn is not None:
+            drawn, self._drawn = self._drawn, None
+            drawn()
         strips: list[Strip] = []
         blank = style.background_style.rich_style
         bullet_style = (style + options.get_style(".bullet")).rich_style
@@ -178,6 +182,8 @@ class QuestionPrompt(Widget):
         super().__init__(classes=classes)
         self._source = ""
         self._visual: Visual = Content("")
+        self._drawn = False  # the prompt shown was drawn for a frame (when drawn here)
+        self._on_drawn: list[Callable[[], None]] = []
 
     @property
     def source(self) -> str:
@@ -190,9 +196,10 @@ class QuestionPrompt(Widget):
     def show(self, markdown: str) -> Awaitable[object]:
         """Show ``markdown``; the awaitable is done once any widget added or removed for it is."""
         self._source = markdown
+        self._drawn, self._on_drawn = False, []
         blocks = prompt_blocks(markdown)
         if blocks is not None:
-            self._visual = PromptBlocks(blocks)
+            self._visual = PromptBlocks(blocks, self._was_drawn)
             self.refresh(layout=True)
             return self.remove_children()  # the Markdown widget of an earlier prompt, if any
         from textual.widgets import Markdown
@@ -203,6 +210,24 @@ class QuestionPrompt(Widget):
         if shown:
             return shown.first().update(markdown)
         return self.mount(Markdown(markdown))
+
+    def when_drawn(self, callback: Callable[[], None]) -> bool:
+        """Call ``callback`` (soon after, never inside the frame) once the prompt shown is drawn for a frame:
+        the frame that shows it. False, and nothing called, when a Markdown widget inside draws it."""
+        if not isinstance(self._visual, PromptBlocks):
+            return False
+        if self._drawn:
+            self.call_next(callback)
+        else:
+            self._on_drawn.append(callback)
+        return True
+
+    def _was_drawn(self) -> None:
+        """The blocks shown were drawn for a frame (called while it is drawn: the callbacks come after)."""
+        self._drawn = True
+        for callback in self._on_drawn:
+            self.call_next(callback)
+        self._on_drawn = []
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
         if isinstance(self._visual, PromptBlocks):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from contextlib import suppress
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
@@ -210,12 +211,24 @@ class QuestionPanel(Vertical):
         """Once ``mounted`` is done and the screen refreshed (laid out), scroll ``target`` into view (at the
         top of the body with ``top``) and, with ``painted``, say the question asked is on screen."""
         self._asked += painted
-        asked = self._asked
+        asked, done = self._asked, False
 
         async def laid_out() -> None:
             for mount in mounted:
                 await mount
-            self.call_after_refresh(on_screen)
+            # on screen in the frame that draws the question's prompt (a prompt drawn here, with no part
+            # to scroll to), else after the refresh that lays it out, whichever comes first: a prompt
+            # with no cell on screen (a terminal a few rows high) is never drawn
+            if target is None and painted:
+                with suppress(NoMatches):  # the screen was left: once finds nothing either
+                    self.query_one(".question-prompt", QuestionPrompt).when_drawn(once)
+            self.call_after_refresh(once)
+
+        def once() -> None:
+            nonlocal done
+            if not done:
+                done = True
+                on_screen()
 
         def on_screen() -> None:
             try:
@@ -225,7 +238,7 @@ class QuestionPanel(Vertical):
             if target is not None and target.is_attached:
                 body.scroll_to_widget(target, animate=False, top=top)
             if painted and asked == self._asked:  # not a question already replaced by another
-                box.ready = True
+                box.take_keys()
                 if self.turn is not None:
                     self.turn.shown()  # its time starts now
                 self.post_message(self.Painted())
