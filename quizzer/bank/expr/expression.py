@@ -90,10 +90,9 @@ class Expr:
             raise ExprError(f"syntax error in {self.source!r}: {exc.msg} (column {exc.offset})") from None
         except (RecursionError, MemoryError):  # the C parser's own depth limits
             raise ExprError(f"the expression nests deeper than {MAX_EXPR_DEPTH} levels") from None
-        self._tree = tree.body
         names: set[str] = set()
         calls: set[str] = set()
-        nodes = walk(self._tree, self.source)
+        nodes = walk(tree.body, self.source)
         self.size = sum(isinstance(node, _ast.expr) for node in nodes)
         for node in nodes:
             check_node(node, self.source)
@@ -106,7 +105,10 @@ class Expr:
         self.order = tuple(sorted(self.names))
         self._values = _values_of(self.order)  # one C call: ``remembered`` keys by them
         self.kept: dict[tuple[Any, ...], Value] = {}  # values by the values of its names (``remembered``)
-        self._run = _Compiler(self.source).compile(self._tree)
+        # Parsed again and compiled on first need: a bank holds thousands of expressions and a session
+        # evaluates those of the few templates it draws (the trees and closures were ~35 MiB of a bank).
+        self._tree: Any = None
+        self._run: Compiled | None = None
 
     def remembered(
         self,
@@ -139,8 +141,19 @@ class Expr:
 
     @property
     def tree(self) -> Any:
-        """The parsed tree (C AST nodes; positions count UTF-8 bytes of ``source``)."""
+        """The parsed tree (C AST nodes; positions count UTF-8 bytes of ``source``), parsed again on first
+        need and kept."""
+        if self._tree is None:
+            self._tree = self._parsed()
         return self._tree
+
+    def _parsed(self) -> Any:
+        """The tree of ``source``, parsed afresh (it parsed when the expression was made)."""
+        return (
+            self._tree
+            if self._tree is not None
+            else compile(self.source, "<expr>", "eval", _PyCF_ONLY_AST).body
+        )
 
     def evaluate(
         self,
@@ -154,15 +167,18 @@ class Expr:
         """
         if budget is not None:
             budget.charge(self.size)
-        return self._run(env, functions)
+        run = self._run
+        if run is None:
+            run = self._run = _Compiler(self.source).compile(self._parsed())
+        return run(env, functions)
 
     def kinds(self, name_kinds: Mapping[str, frozenset[str]]) -> frozenset[str]:
         """What the expression can give ("number", "text", "bool"), from the kinds of its variables."""
-        return value_kinds(self._tree, name_kinds)
+        return value_kinds(self._parsed(), name_kinds)
 
     def substitute(self, env: Mapping[str, Value]) -> str:
         """The expression with variables replaced by their values, for a derivation line."""
-        return unparse(self._tree, env)
+        return unparse(self.tree, env)
 
     def describe(
         self,
@@ -182,7 +198,7 @@ class Expr:
         def test(node: Any) -> bool:
             return bool(plain(_Compiler(self.source).compile(node)(env, functions)))
 
-        return Formula(env, labels, results, test).render(self._tree)
+        return Formula(env, labels, results, test).render(self.tree)
 
 
 def _values_of(order: tuple[str, ...]) -> Callable[[Mapping[str, Value]], tuple[Value, ...]]:
