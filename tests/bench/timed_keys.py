@@ -29,9 +29,18 @@ class Bench:
         return self.app.screen if isinstance(self.app.screen, kind) else None
 
     async def until(self, ready: Callable[[], Any], what: str) -> Any:
-        """Wait (polling every 20 ms) until ``ready()`` is truthy; returns it."""
+        """Wait (polling every 20 ms) until ``ready()`` is truthy; returns it. A widget not there yet (a
+        screen pushed and still composing its children) is not ready yet."""
+        from textual.css.query import NoMatches
+
+        def polled() -> Any:
+            try:
+                return ready()
+            except NoMatches:
+                return None
+
         deadline = time.perf_counter() + TIMEOUT_S
-        while not (value := ready()):
+        while not (value := polled()):
             if time.perf_counter() > deadline:
                 screen = type(self.app.screen).__name__
                 raise SystemExit(f"bench: gave up waiting for {what} (on {screen}):\n{self.frames.text()}")
