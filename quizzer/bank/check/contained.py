@@ -94,8 +94,7 @@ class Contained(Lint):
             if self.presets:
                 self._contained(instance, seed, number, seen)
             for reading, parts in readings:
-                if (number, reading) not in self.settled:
-                    self._reading(instance, seed, number, reading, parts, seen)
+                self._reading(instance, seed, number, reading, parts, seen)
 
     def _shown(self, instance: Instance, number: int) -> Shown:
         template = self.template

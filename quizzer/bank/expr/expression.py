@@ -148,7 +148,8 @@ class Expr:
         return self._tree
 
     def _parsed(self) -> Any:
-        """The tree of ``source``, parsed afresh (it parsed when the expression was made)."""
+        """The tree kept, else ``source`` parsed afresh and not kept (it parsed when the expression was
+        made: validation reads it once, and need not hold it)."""
         return (
             self._tree
             if self._tree is not None
