@@ -9,11 +9,12 @@ STAMP := $(VENV)/.installed
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# pip >= 25.1 reads [dependency-groups] (PEP 735); the stamp reinstalls when pyproject changes. The serve
-# extra comes too: tests/serve (in make test) drives `quizzer serve`.
+# pip >= 25.1 reads [dependency-groups] (PEP 735); the stamp reinstalls when pyproject changes. The extras
+# come too: make test drives `quizzer serve` (serve), writes and reads back a deck (anki) and talks to the
+# MCP server through the SDK's client (mcp).
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
-	$(BIN)/python -m pip install --quiet -e ".[serve]" --group dev
+	$(BIN)/python -m pip install --quiet -e ".[serve,anki,mcp]" --group dev
 	touch $(STAMP)
 
 run: $(STAMP)

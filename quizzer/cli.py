@@ -306,6 +306,35 @@ def _serve(p: Parser) -> None:
     _db(p)
 
 
+def _pack(p: Parser) -> None:
+    p.add_argument(
+        "action",
+        choices=("new", "list"),
+        help="new: scaffold a pack folder (a template, README, test command); list: the packs, their sources",
+    )
+    p.add_argument("name", nargs="?", metavar="NAME", help="the new pack's name (pack new)")
+    p.add_argument("--dir", metavar="PATH", help="where pack new makes the folder (default: here)")
+    p.add_argument("--json", action="store_true", help="pack list as JSON")
+
+
+def _export_deck(p: Parser) -> None:
+    p.add_argument(
+        "file", metavar="FILE.apkg", help="the Anki deck to write (re-exporting updates its notes)"
+    )
+    p.add_argument("--count", type=int, default=3, metavar="N", help="instances per template (default: 3)")
+    p.add_argument("--topic", help="only this topic")
+
+
+def _mcp(p: Parser) -> None:
+    """No options beyond --questions: the server speaks MCP on stdin and stdout."""
+
+
+def _import(p: Parser) -> None:
+    p.add_argument("file", metavar="FILE", help="another machine's `quizzer export --format history` file")
+    p.add_argument("--dry-run", action="store_true", help="say what would be merged, change nothing")
+    _db(p)
+
+
 def _completion(p: Parser) -> None:
     p.add_argument("shell", choices=("bash", "zsh", "fish"), help="the shell the script is for")
 
@@ -326,6 +355,20 @@ VERBS: dict[str, tuple[str, str, bool, Callable[[Parser], None]]] = {
     "stats": ("stats", "accuracy, mistakes, calendar and days in a row from your history", False, _stats),
     "export": ("export", "every recorded attempt as CSV or JSON", False, _export),
     "config": ("config", "the settings file: `quizzer config path` prints where it is", False, _config),
+    "export-deck": (
+        "export_deck",
+        "an Anki deck of instances, answers graded by the answerset add-on",
+        True,
+        _export_deck,
+    ),
+    "import": ("import_history", "merge another machine's history export into this one", False, _import),
+    "pack": ("pack", "question packs: `pack new NAME` scaffolds one, `pack list` lists them", True, _pack),
+    "mcp": (
+        "mcp",
+        "an MCP server on stdio: verified sizing numbers for AI agents (needs the mcp extra)",
+        True,
+        _mcp,
+    ),
     "serve": ("serve", "the app in a browser, one app per tab (needs the serve extra)", True, _serve),
     "completion": (
         "completion",
