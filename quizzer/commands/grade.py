@@ -7,6 +7,7 @@ import json
 
 from quizzer.bank.generate.plaintext import markdown_to_text
 from quizzer.bank.generate.render import Instance
+from quizzer.bank.loader import Bank
 from quizzer.commands.common import (
     UsageError,
     find_template,
@@ -17,7 +18,7 @@ from quizzer.commands.common import (
 )
 from quizzer.grading.grade import Verdict
 from quizzer.grading.parse import ParseError, parse_answer
-from quizzer.session.chain import grade_part, part_of
+from quizzer.session.chain import PartGrade, grade_part, part_of
 
 
 def verdict_json(verdict: Verdict) -> dict[str, object]:
@@ -78,18 +79,30 @@ def earlier_answers(instance: Instance, number: int, pairs: list[str]) -> dict[i
     return out
 
 
-def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+def grade_answer(bank: Bank, args: argparse.Namespace) -> tuple[int, PartGrade]:
+    """(part number, its grade): ``args.answer`` graded as part ``args.part`` of the instance ``args.id``
+    names (``--seed``, ``--set``, ``--model``, ``--given`` applied); the instance's warnings go to stderr.
+    `quizzer grade` and the MCP server's ``grade`` tool both grade through it."""
     template_id, seed = resolve(args.id, args.seed, seed_required=True)
-    bank = open_bank(args)
     template = find_template(bank, template_id)
     instance = pose(bank, template, seed, args)
     warn_instance(instance)
     number = part_number(instance, args.part)
     earlier = earlier_answers(instance, number, args.given)
-    graded = grade_part(template, instance, number, args.answer, earlier)
+    return number, grade_part(template, instance, number, args.answer, earlier)
+
+
+def graded_json(number: int, graded: PartGrade) -> dict[str, object]:
+    """What `quizzer grade --json` prints: the verdict's JSON, the part and the carried-forward credit."""
+    return verdict_json(graded.verdict) | {"part": number, "carried": graded.carried}
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    resolve(args.id, args.seed, seed_required=True)  # a bad ID#SEED is said before the bank is read
+    number, graded = grade_answer(open_bank(args), args)
     verdict = graded.verdict
     if args.json:
-        print(json.dumps(verdict_json(verdict) | {"part": number, "carried": graded.carried}, indent=2))
+        print(json.dumps(graded_json(number, graded), indent=2))
     else:
         print(
             markdown_to_text(verdict.message)

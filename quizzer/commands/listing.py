@@ -30,6 +30,18 @@ def practice_table(templates: list[Template]) -> str:
     return "\n".join(rows)
 
 
+def template_row(t: Template) -> dict[str, Any]:
+    """A template as `quizzer list --json` gives it (the MCP server's ``list_templates`` too)."""
+    return {
+        "id": t.id,
+        "title": t.title,
+        "topic": t.topic,
+        "difficulty": t.difficulty,
+        "kind": t.kind,
+        "minutes": t.minutes,
+    }
+
+
 def list_for_model(bank: Bank, args: argparse.Namespace) -> int:
     """``list --model MODEL``: the templates posed for the model, then those that take a model but do not
     apply to it, each with its reason."""
@@ -62,17 +74,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(practice_table(templates))
         return 0
     warn_problems(bank)
-    rows: list[dict[str, Any]] = [  # the JSON rows
-        {
-            "id": t.id,
-            "title": t.title,
-            "topic": t.topic,
-            "difficulty": t.difficulty,
-            "kind": t.kind,
-            "minutes": t.minutes,
-        }
-        for t in templates
-    ]
+    rows = [template_row(t) for t in templates]  # the JSON rows
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
