@@ -319,10 +319,22 @@ def _pack(p: Parser) -> None:
 
 def _export_deck(p: Parser) -> None:
     p.add_argument(
-        "file", metavar="FILE.apkg", help="the Anki deck to write (re-exporting updates its notes)"
+        "file",
+        metavar="FILE.apkg",
+        help="the Anki deck to write; notes have stable ids (template, seed, part), so importing a re-export "
+        "updates the notes already imported instead of adding copies",
     )
-    p.add_argument("--count", type=int, default=3, metavar="N", help="instances per template (default: 3)")
+    p.add_argument(
+        "--count",
+        type=int,
+        default=3,
+        metavar="N",
+        help="instances per template, seeds 1..N (default: 3); a chain gives one note per part",
+    )
     p.add_argument("--topic", help="only this topic")
+    p.add_argument(
+        "--seed", type=int, metavar="S", help="the first seed: seeds S..S+N-1 (new numbers, new notes)"
+    )
 
 
 def _mcp(p: Parser) -> None:
