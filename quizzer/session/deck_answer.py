@@ -13,7 +13,12 @@ tolerance r as 1 + r (quizzer accepts v(1 - r) to v(1 + r); v / (1 + r) is a lit
 add-on accepts a slightly narrower band, never an answer quizzer would call wrong); an absolute tolerance a
 as 1 + a / |v| (the widest factor band inside v ± a: v(1 + a/|v|) is v + a, and v / (1 + a/|v|) > v - a);
 for v = 0 that is the exact number only. The factor's excess over 1 is rounded down to three significant
-figures (narrower, never wider).
+figures (narrower, never wider). A whole count is written with every digit; any other number to the fewest
+figures that move it by at most 1% of the band (``card_number``), so the add-on's band may pass quizzer's
+edge by that much at most.
+
+The unit: the question's display unit (GiB, ms, %); with none, a count of a million or more is given in
+millions, billions or trillions (FLOPs and MACs by SI prefix), since the card takes every digit typed.
 """
 
 from __future__ import annotations
@@ -156,13 +161,16 @@ def plain_decimal(number: Decimal | Number) -> str:
 
 def card_number(value: Number, band: float, least_figures: int) -> Number:
     """``value`` rounded to the fewest figures (at least ``least_figures``) that move it by at most 1% of
-    ``band`` (the tolerance's relative half-width; 0: exact, all its figures).
+    ``band`` (the tolerance's relative half-width; 0: exact, all its figures). A whole count (an int) keeps
+    every digit: 52,428 tokens is what the working gives, and what the card should show.
 
-    >>> card_number(14.957523345947266, 0.01, 3), card_number(64.0, 0.01, 3), card_number(80, 0, 3)
-    (14.958, 64.0, 80)
+    >>> card_number(14.957523345947266, 0.01, 3), card_number(64.0, 0.01, 3), card_number(52428, 0.01, 3)
+    (14.958, 64.0, 52428)
     >>> card_number(7.936985088, 0.0005, 4), card_number(7.936985088, 0.00005, 4)
     (7.937, 7.936985)
     """
+    if isinstance(value, int):
+        return value
     for figures in range(max(least_figures, 1), _MAX_FIGURES + 1):
         rounded = round_figures(value, figures)
         if abs(rounded - value) <= band / 100 * abs(value):
@@ -189,7 +197,7 @@ def card_answer(
     else:
         scaled = value / per_unit
     factor = answerset_factor(tolerance, value)
-    band = float(Decimal(factor) - 1)
+    band = float(1 - 1 / Decimal(factor))  # the lower half of the band, the narrower one: v(1 - 1/f) wide
     number = card_number(scaled, band, figures or 3)
     return CardAnswer(plain_decimal(number), factor, token, words)
 
