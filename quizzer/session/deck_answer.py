@@ -38,12 +38,11 @@ _UNIT_WORDS = {
     "µs": "microseconds (µs)",
     "ms": "milliseconds (ms)",
     "s": "seconds (s)",
-    "k": "thousands",
-    "K": "thousands",
-    "M": "millions",
-    "B": "billions",
-    "T": "trillions",
 }
+#: A count's scale words ("1.316B" params: 1.316 billions of params).
+_SCALE_WORDS = {"k": "thousands", "K": "thousands", "M": "millions", "B": "billions", "T": "trillions"}
+#: A base unit after "millions of".
+_OF = {"USD": "US dollars"}
 #: A base unit with no display unit, as the card names it (after "a plain number").
 _BASE_WORDS = {
     "ratio": "(a ratio such as 0.25 or 3.6, not a percentage)",
@@ -101,17 +100,22 @@ def card_unit(value: Number, unit: str, display_unit: str | None) -> tuple[str |
     ('ZFLOPs', 1000000000000000000000, 'in ZFLOPs (10^21 FLOPs)')
     >>> card_unit(8, "count", None), card_unit(0.41, "ratio", "%"), card_unit(5e6, "bytes", None)
     ((None, 1, '(a count)'), ('%', 0.01, 'in percent (%)'), (None, 1, 'in bytes'))
+    >>> card_unit(4e6, "bytes", "MB"), card_unit(5.1e6, "USD", None)
+    (('MB', 1000000, 'in MB'), ('M', 1000000, 'in millions of US dollars (M)'))
+    >>> card_unit(1.3e9, "params", "B")
+    ('B', 1000000000, 'in billions of params (B)')
     """
     if display_unit:
+        size_of_one = unit_factor(unit, display_unit)
         words = _UNIT_WORDS.get(display_unit, display_unit)
-        if display_unit in "kKMBT":
-            words = f"{words} of {unit} ({display_unit})"
-        return display_unit, unit_factor(unit, display_unit), f"in {words}"
+        if display_unit in _SCALE_WORDS and size_of_one != 1:  # "B" of params is a billion; of bytes, a byte
+            words = f"{_SCALE_WORDS[display_unit]} of {_OF.get(unit, unit)} ({display_unit})"
+        return display_unit, size_of_one, f"in {words}"
     size = abs(value)
     if unit in _SCALED:
         for power, token in _SCALES:
             if size >= 10**power:
-                return token, 10**power, f"in {_UNIT_WORDS[token]} of {unit} ({token})"
+                return token, 10**power, f"in {_SCALE_WORDS[token]} of {_OF.get(unit, unit)} ({token})"
     if unit in _PREFIXED:
         for step, prefix in reversed(list(enumerate(_PREFIXED[unit], 2))):
             if size >= 1000**step:

@@ -65,6 +65,8 @@ def _check(note: Note, value: float, unit: str, display: str | None, kind: str, 
     token, size = card_unit(words.group(1))
     if display is not None:
         assert token == display, f"{where}: asked in {token}, the question speaks in {display}"
+    if unit == "bytes" and display is not None:  # GiB, MB: named as the question names them
+        assert words.group(1) == f"in {display}", where
     v, tol = Decimal(repr(value)) if isinstance(value, float) else Decimal(value), Decimal(repr(amount))
     if kind == "rel":
         low, high, excess = v * (1 - tol), v * (1 + tol), tol
