@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from quizzer.core.record import Record
+from quizzer.session import review_log
 from quizzer.session.records import CardState
 
 
@@ -36,11 +37,12 @@ CardState("c", "{}", 0.0, 0.0, 9, 10.0)]
     return sorted(found, key=lambda x: (-x.lapses, -x.suspended, x.template_id))
 
 
-def returned_to_study(card: CardState) -> CardState:
-    """The card back in study: no longer suspended, its schedule and lapses kept (it is a leech again at
-    every half threshold more lapses, ``is_leech_lapse``).
+def returned_to_study(card: CardState, now: float) -> CardState:
+    """The card back in study at ``now`` (epoch seconds): no longer suspended, its schedule and lapses kept
+    (it is a leech again at every half threshold more lapses, ``is_leech_lapse``); its review log says when.
 
-    >>> returned_to_study(CardState("a", "{}", 0.0, 5.0, 8, 50.0))
-    CardState(template_id='a', card_json='{}', introduced=0.0, due=5.0, lapses=8, suspended=None)
+    >>> back = returned_to_study(CardState("a", "{}", 0.0, 5.0, 8, 50.0, "[]"), 60.0)
+    >>> back.suspended, back.lapses, back.review_log
+    (None, 8, '[{"at":60.0,"returned":true}]')
     """
-    return card.replace(suspended=None)
+    return card.replace(suspended=None, review_log=review_log.appended(card, review_log.returned(now)))

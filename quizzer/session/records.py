@@ -117,6 +117,10 @@ class CardState(Record):
     """Study reviews of it rated "again" (fsrs's card does not count them): a leech past a threshold."""
     suspended: float | None = None
     """When it was suspended from study as a leech (epoch seconds); None while it is studied."""
+    review_log: str | None = None
+    """Every review of the card (when, rated what, in how many seconds) and every return to study, as
+    JSON text (quizzer.session.review_log): what a merge of two machines' histories replays. None: a card
+    from before logs were kept, its earlier reviews unknown (its state is where a replay starts)."""
 
 
 class CardRemoved(Record):

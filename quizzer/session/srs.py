@@ -9,10 +9,11 @@ from datetime import UTC, datetime
 import fsrs
 
 from quizzer.core.words import counted
+from quizzer.session import review_log
 from quizzer.session.records import CardState
 
-#: fsrs's four ratings, worst first.
-RATINGS = ("again", "hard", "good", "easy")
+#: fsrs's four ratings, worst first (defined with the review log, which records them).
+RATINGS = review_log.RATINGS
 _FSRS_RATINGS = {
     "again": fsrs.Rating.Again,
     "hard": fsrs.Rating.Hard,
@@ -135,7 +136,8 @@ class Scheduler:
         (fsrs's review duration, in milliseconds; None: not known).
 
         ``state`` None is a template studied for the first time: its card is created, introduced at ``now``.
-        A rating of "again" counts one more lapse; the card's suspension is kept as it was.
+        A rating of "again" counts one more lapse; the card's suspension is kept as it was. The review is
+        appended to the card's review log (``review_log``; a card without one starts it with its base).
         """
         if rating not in _FSRS_RATINGS:
             raise ValueError(f"unknown rating {rating!r}; expected one of {', '.join(RATINGS)}")
@@ -154,7 +156,10 @@ class Scheduler:
             card, _FSRS_RATINGS[rating], review_datetime=_utc(now), review_duration=duration_ms
         )
         lapses += rating == "again"
-        return CardState(template_id, card.to_json(), introduced, card.due.timestamp(), lapses, suspended)
+        log = review_log.appended(state, review_log.review(now, rating, seconds))
+        return CardState(
+            template_id, card.to_json(), introduced, card.due.timestamp(), lapses, suspended, log
+        )
 
     def retrievability(self, state: CardState, now: float) -> float:
         """fsrs's probability, in [0, 1], that the card's template is recalled at ``now`` (epoch seconds);
@@ -237,6 +242,17 @@ def is_leech_lapse(lapses: int, threshold: int = LEECH_LAPSES) -> bool:
     if threshold <= 0 or lapses < threshold:
         return False
     return (lapses - threshold) % max(threshold // 2, 1) == 0
+
+
+def is_leech_review(state: CardState, rating: str, threshold: int = LEECH_LAPSES) -> bool:
+    """Whether the review rated ``rating`` that gave ``state`` (its lapses counted) makes the card a leech:
+    study then suspends it at the review's time.
+
+    >>> is_leech_review(CardState("a", "{}", 0.0, 0.0, lapses=8), "again"), is_leech_review(
+    ...     CardState("a", "{}", 0.0, 0.0, lapses=8), "good")
+    (True, False)
+    """
+    return rating == "again" and is_leech_lapse(state.lapses, threshold)
 
 
 def introduced_since(cards: Iterable[CardState], since: float) -> int:

@@ -14,7 +14,7 @@ from quizzer.core.record import Record
 from quizzer.grading.grade import Verdict
 from quizzer.session.queue import study_counts
 from quizzer.session.records import RIGHT, Attempt, CardState
-from quizzer.session.srs import LEECH_LAPSES, RATINGS, Scheduler, due, is_leech_lapse, rating_reason
+from quizzer.session.srs import LEECH_LAPSES, RATINGS, Scheduler, due, is_leech_review, rating_reason
 from quizzer.session.turn import Turn
 
 
@@ -264,7 +264,7 @@ class StudySession:
         now = self._wall()
         state = self._scheduler.review(before, template_id, self.rating, now, seconds=seconds)
         self.leech = None
-        if self.rating == "again" and is_leech_lapse(state.lapses, self._leech_lapses):
+        if is_leech_review(state, self.rating, self._leech_lapses):
             state = state.replace(suspended=now)
             self.leech = template_id
             self.leeches.append(template_id)

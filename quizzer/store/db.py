@@ -75,6 +75,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE sessions ADD COLUMN plan TEXT;
     ALTER TABLE sessions ADD COLUMN minutes REAL;
     """,
+    # 6: each card's review log (JSON: its reviews, returns to study, and for a card studied before this, its
+    # state now as the base): what merging another machine's history replays. NULL: the card's earlier
+    # reviews were not logged (every card of an older file).
+    """
+    ALTER TABLE cards ADD COLUMN review_log TEXT;
+    """,
 )
 #: The schema version this code writes.
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -14,7 +14,8 @@ from quizzer.store.rows import attempt_row, row_attempt
 #: A side file larger than this is not read (a session's attempts take a few kB).
 MAX_BYTES = 64 * 2**20
 _NUMBER = (int, float)
-#: The fields of a card and of a session mark in side files written before leeches and plans (version 5).
+#: The fields of a card and of a session mark in side files written before leeches and plans (version 5);
+#: a card written before review logs (version 6) has none: its earlier reviews are unknown, as in the file.
 _FIRST_CARD_FIELDS = ("template_id", "card_json", "introduced", "due")
 _FIRST_SESSION_FIELDS = ("session", "mode", "started", "planned", "finished")
 
@@ -103,7 +104,9 @@ def _item(obj: Any) -> Item:
     if not isinstance(card, dict) or set(obj) != {"card"}:
         raise ValueError(f"a card needs {', '.join(_FIRST_CARD_FIELDS)}")
     if not set(_FIRST_CARD_FIELDS) <= set(card) <= set(CardState._fields):
-        raise ValueError(f"a card needs {', '.join(_FIRST_CARD_FIELDS)} (and may have lapses, suspended)")
+        raise ValueError(
+            f"a card needs {', '.join(_FIRST_CARD_FIELDS)} (and may have lapses, suspended, review_log)"
+        )
     if not (isinstance(card["template_id"], str) and isinstance(card["card_json"], str)):
         raise ValueError("a card's template_id and card_json are strings")
     if not (isinstance(card["introduced"], _NUMBER) and isinstance(card["due"], _NUMBER)):
@@ -112,6 +115,8 @@ def _item(obj: Any) -> Item:
         card.get("suspended"), (*_NUMBER, type(None))
     ):
         raise ValueError("a card's lapses is a whole number and suspended a number or null")
+    if not isinstance(card.get("review_log"), (str, type(None))):
+        raise ValueError("a card's review_log is a string (JSON) or null")
     return CardState(**card)
 
 

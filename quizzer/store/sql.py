@@ -29,12 +29,12 @@ _UPSERT_SESSION = (
 )
 _HAS_SIDE_FILE = "SELECT 1 FROM side_files WHERE digest = ?"
 _ADD_SIDE_FILE = "INSERT OR IGNORE INTO side_files (digest, added) VALUES (?, ?)"
-_CARD_COLUMNS = ("template_id", "card_json", "introduced", "due", "lapses", "suspended")
+_CARD_COLUMNS = ("template_id", "card_json", "introduced", "due", "lapses", "suspended", "review_log")
 _CARD_FIELDS = ", ".join(_CARD_COLUMNS)
 _UPSERT_CARD = (
-    f"INSERT INTO cards ({_CARD_FIELDS}) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (template_id) DO UPDATE SET"
+    f"INSERT INTO cards ({_CARD_FIELDS}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (template_id) DO UPDATE SET"
     " card_json = excluded.card_json, introduced = excluded.introduced, due = excluded.due,"
-    " lapses = excluded.lapses, suspended = excluded.suspended"
+    " lapses = excluded.lapses, suspended = excluded.suspended, review_log = excluded.review_log"
 )
 _DELETE_CARD = "DELETE FROM cards WHERE template_id = ?"
 
@@ -43,10 +43,7 @@ def write(conn: sqlite3.Connection, item: Item) -> None:
     """Insert an attempt, insert or replace a card or a session mark, or drop a card (committed at once in
     autocommit mode)."""
     if isinstance(item, CardState):
-        conn.execute(
-            _UPSERT_CARD,
-            (item.template_id, item.card_json, item.introduced, item.due, item.lapses, item.suspended),
-        )
+        conn.execute(_UPSERT_CARD, tuple(getattr(item, name) for name in _CARD_COLUMNS))
         return
     if isinstance(item, CardRemoved):
         conn.execute(_DELETE_CARD, (item.template_id,))

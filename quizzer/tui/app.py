@@ -107,7 +107,7 @@ class QuizzerApp(AppModes):
         if cards is None:
             return
         for card in cards:
-            self.put_card(returned_to_study(card))
+            self.put_card(returned_to_study(card, self.wall()))
         returned = len(cards)
         self.notify(
             f"{counted(returned, 'leech')} back in study, "

@@ -90,7 +90,7 @@ def test_a_returned_leech_keeps_its_schedule_and_is_due_again() -> None:
     card = Scheduler().review(None, "a", "again", WALL).replace(lapses=8, suspended=WALL)
     assert due([card], WALL + DAY) == []
     assert study_counts({"a": card}, ["a"], WALL + DAY, 0) == (0, 0)
-    back = returned_to_study(card)
+    back = returned_to_study(card, WALL + DAY)
     assert (back.card_json, back.due, back.lapses, back.suspended) == (card.card_json, card.due, 8, None)
     assert due([back], WALL + DAY) == [back]
 

@@ -40,6 +40,8 @@ CARDS_V1 = {"template_id": "TEXT", "card_json": "TEXT", "introduced": "REAL", "d
 #: Migration 5 adds leeches (a card's lapses, when it was suspended) and a session's planned templates.
 CARDS_V5 = {**CARDS_V1, "lapses": "INTEGER", "suspended": "REAL"}
 SESSIONS_V5 = {**SESSIONS_V3, "plan": "TEXT", "minutes": "REAL"}
+#: Migration 6 adds each card's review log (what a merge of two machines' histories replays).
+CARDS_V6 = {**CARDS_V5, "review_log": "TEXT"}
 
 
 def columns(conn: sqlite3.Connection, table: str) -> dict[str, str]:
@@ -60,7 +62,7 @@ def test_a_new_database_has_the_current_schema_in_wal_mode(tmp_path: Path) -> No
     assert conn.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION == len(db.MIGRATIONS) >= 1
     assert columns(conn, "attempts") == ATTEMPTS_V4
     assert columns(conn, "sessions") == SESSIONS_V5
-    assert columns(conn, "cards") == CARDS_V5
+    assert columns(conn, "cards") == CARDS_V6
     assert primary_key(conn, "attempts") == ["id"]
     assert primary_key(conn, "cards") == ["template_id"]
     assert {("template_id", "at"), ("at",)} <= indexed_columns(conn, "attempts")
@@ -78,7 +80,7 @@ def test_opening_again_changes_nothing(tmp_path: Path) -> None:
     conn.close()
     again = db.connect(path, busy_timeout_ms=100)
     assert again.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION
-    assert again.execute("SELECT * FROM cards").fetchall() == [("a", "{}", 1.0, 2.0, 0, None)]
+    assert again.execute("SELECT * FROM cards").fetchall() == [("a", "{}", 1.0, 2.0, 0, None, None)]
     assert again.execute("PRAGMA busy_timeout").fetchone()[0] == 100
     again.close()
 
@@ -200,7 +202,7 @@ def test_a_version_1_history_gains_the_mistake_title_and_keeps_its_attempts(tmp_
     store.record(old.replace(mistake_title="Head left out", at=2.0))
     store.close()
     again = sqlite3.connect(path)
-    assert again.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION == 5
+    assert again.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION == 6
     assert again.execute("SELECT mistake_title FROM attempts ORDER BY id").fetchall() == [
         (None,),
         ("Head left out",),

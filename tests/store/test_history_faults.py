@@ -157,6 +157,7 @@ def test_with_nowhere_to_save_them_the_held_attempts_go_to_stderr(
             "due": 2.0,
             "lapses": 0,
             "suspended": None,
+            "review_log": None,
         }
     }
     assert len(lines) == 3

@@ -61,7 +61,7 @@ def test_a_version_4_history_gains_the_new_columns_and_keeps_its_rows(tmp_path: 
     assert store.sessions() == [SessionMark("m0", "mock", 5.0, 8, 9.0, plan=(), minutes=None)]
     store.close()
     check = sqlite3.connect(path)
-    assert check.execute("PRAGMA user_version").fetchone()[0] == 5
+    assert check.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION == 6
     check.close()
 
 
