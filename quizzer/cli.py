@@ -262,7 +262,12 @@ def _stats(p: Parser) -> None:
 
 
 def _export(p: Parser) -> None:
-    p.add_argument("--format", required=True, choices=("csv", "json"), help="csv or json")
+    p.add_argument(
+        "--format",
+        required=True,
+        choices=("csv", "json", "history"),
+        help="csv or json: the attempts; history: everything, for `quizzer import` on another machine",
+    )
     p.add_argument("--output", metavar="FILE", help="write to FILE (default: stdout)")
     _db(p)
 
