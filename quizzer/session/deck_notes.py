@@ -3,7 +3,7 @@
 A chain's later part is a note of its own: Anki shows notes one at a time, in its own order, so part K
 cannot wait for your answer to part K - 1. Its front shows the earlier parts as asked, each with its true
 answer (as ``quizzer show ID#SEED --part K`` poses it), then part K; its prompt already speaks of the true
-earlier values. Every part is kept (127 of the 134 built-in templates are chains; part 1 alone would drop
+earlier values. Every part is kept (nearly every built-in template is a chain; part 1 alone would drop
 most of what they teach).
 """
 
