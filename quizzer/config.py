@@ -46,6 +46,10 @@ class Settings(Record):
     keymap: tuple[tuple[str, str], ...] = ()
     """``[keymap]``: (binding id, keys) pairs, several keys comma-separated ("ctrl+n,j"). The app checks the
     ids (config.py does not know them: the bindings live in the TUI)."""
+    packs: tuple[str, ...] = ()
+    """``packs``: folders of extra questions (``*.toml``) every verb that takes packs and the app load, as
+    absolute paths: ``~`` expanded, a relative path read from config.toml's folder. A folder that is missing
+    is not an error here: the verbs warn, naming it, and load the rest."""
 
 
 #: key -> (type, smallest allowed value)
@@ -56,7 +60,7 @@ _FIELDS: dict[str, tuple[type, float]] = {
     "leech_lapses": (int, 0),
     "daily_minutes": (float, 0),
 }
-_KNOWN = (*_FIELDS, "desired_retention", "interview_date", "theme", "keymap")
+_KNOWN = (*_FIELDS, "desired_retention", "interview_date", "theme", "keymap", "packs")
 #: Bytes of config.toml read at most: a settings file holds a few hundred.
 MAX_CONFIG_BYTES = 1 << 20
 #: The range of ``desired_retention`` (inclusive): fsrs's schedule is poor outside it.
@@ -121,6 +125,9 @@ def load_settings(path: str) -> Settings:
             continue
         if key == "interview_date":
             values[key] = _interview_date(path, value)
+            continue
+        if key == "packs":
+            values[key] = _packs(path, value)
             continue
         if key not in _FIELDS:
             known = ", ".join(_KNOWN)
@@ -191,6 +198,22 @@ def _interview_date(path: str, value: object) -> str | None:
     if isinstance(value, str) and parse_date(value.strip()) is not None:
         return value.strip()
     raise ConfigError(f'{path}: interview_date must be a date written YYYY-MM-DD, e.g. "2026-12-18"')
+
+
+def _packs(path: str, value: object) -> tuple[str, ...]:
+    """``packs``: a list of folder paths, each made absolute (``~`` expanded, a relative one read from the
+    folder of the config file at ``path``); ConfigError for anything but a list of non-empty texts."""
+    example = 'e.g. packs = ["~/my-pack"]'
+    if not isinstance(value, list):
+        raise ConfigError(f"{path}: packs must be a list of folders, {example}")
+    base = os.path.dirname(os.path.abspath(path))
+    out: list[str] = []
+    for i, item in enumerate(value):
+        if not isinstance(item, str) or not item.strip():
+            raise ConfigError(f"{path}: packs[{i}] must be the path of a folder, {example}")
+        folder = os.path.expanduser(item.strip())
+        out.append(os.path.normpath(os.path.join(base, folder)))  # join keeps an absolute folder as it is
+    return tuple(out)
 
 
 def _id(binding_id: str) -> str:
@@ -312,6 +335,7 @@ _NEW_FILE_TOP = """\
 # desired_retention = 0.9   # study: the recall fsrs aims at when a card falls due (0.7 to 0.99)
 # interview_date = "2026-12-18"   # study plans toward this date (quizzer study --until)
 # daily_minutes = 30   # minutes a day the plan toward interview_date may take
+# packs = ["~/my-pack"]   # extra question folders for every verb and the app (relative to this folder)
 """
 _NEW_FILE_END = """
 # [keymap]             # binding id = key, or keys separated by commas

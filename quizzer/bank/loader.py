@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from quizzer.bank.errors import TemplateError
@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 #: first character lets the regex engine jump from newline to newline, six times faster than ``^`` under
 #: re.MULTILINE, which is tried at every byte; the lines matched are the same.
 _ID_LINE = re.compile(rb'\n[ \t]*(?:id|"id"|\'id\')[ \t]*=[ \t]*["\']([^"\'\n]+)["\']')
+#: The *.toml of a pack folder that are never templates: a pack published as a Python package keeps its
+#: pyproject.toml beside them.
+NOT_TEMPLATES = frozenset({"pyproject.toml"})
+#: What ``Bank.defer`` is given: a function returning more pack paths and the problems of finding them.
+Later = Callable[[], tuple[Sequence[str], Sequence[TemplateError]]]
 
 
 class Bank:
@@ -47,7 +52,36 @@ class Bank:
         self._invalid: dict[str, TemplateError] = {}
         self._failed: dict[str, TemplateError] = {}
         self._control: dict[str, TemplateError] = {}  # templates whose texts held control characters
+        self._later: list[Later] = []  # packs added when first needed (``defer``)
         self.file_problems: list[TemplateError] = []
+
+    def add_path(self, path: str) -> None:
+        """A folder of ``*.toml`` (``add_dir``) or one file; a path that is neither is a problem."""
+        if os.path.isdir(path):
+            self.add_dir(path)
+        elif os.path.exists(path) or path.endswith(".toml"):
+            self.add_file(path)
+        else:
+            self.file_problems.append(TemplateError(path, None, None, "no such file or folder"))
+
+    def defer(self, later: Later) -> None:
+        """Packs added after every other, when first needed: an id the packs added so far do not hold, or a
+        method that reads every template (``ids``, ``scanned_ids``, ``templates``, ``problems``). Since
+        earlier packs win on duplicate ids, an id found without them is the one they would not change:
+        `quizzer show ID` of a built-in template never reads config.toml or looks for installed packs."""
+        self._later.append(later)
+
+    def _add_later(self) -> bool:
+        """Add the deferred packs (their problems first); whether there were any."""
+        if not self._later:
+            return False
+        pending, self._later = self._later, []
+        for later in pending:
+            paths, problems = later()
+            self.file_problems.extend(problems)
+            for path in paths:
+                self.add_path(path)
+        return True
 
     def add_file(self, path: str) -> None:
         """Add one TOML file (parsed on demand); a file over ``MAX_FILE_BYTES``, anything but a regular file
@@ -100,9 +134,9 @@ class Bank:
         ]
 
     def add_dir(self, directory: str) -> None:
-        """Every ``*.toml`` file in ``directory`` (not recursive), in name order."""
+        """Every ``*.toml`` file in ``directory`` (not recursive) but ``NOT_TEMPLATES``, in name order."""
         try:
-            names = sorted(n for n in os.listdir(directory) if n.endswith(".toml"))
+            names = sorted(n for n in os.listdir(directory) if n.endswith(".toml") and n not in NOT_TEMPLATES)
         except OSError as exc:
             self.file_problems.append(
                 TemplateError(directory, None, None, f"cannot list the folder: {exc.strerror}")
@@ -162,6 +196,7 @@ class Bank:
                 self._raw[tid] = (path, table)
 
     def _parse_all(self) -> None:
+        self._add_later()
         for path in self._files:
             self._parse_file(path)
 
@@ -192,6 +227,7 @@ class Bank:
         May hold an id that turns out not to be a template (``get`` raises KeyError for it); never misses
         one, since a template whose id the scan cannot see is skipped with a problem.
         """
+        self._add_later()
         return list(dict.fromkeys(tid for path in self._files for tid in self._ids_in(path)))
 
     def peek(self, template_id: str) -> Mapping[str, Any] | None:
@@ -207,11 +243,19 @@ class Bank:
         """Parse what is needed to know ``template_id``: only its file when the scan finds it in one."""
         if template_id not in self._raw:
             candidates = self._files_with(template_id)
+            if not candidates and self._add_later():
+                candidates = self._files_with(template_id)
             if len(candidates) == 1:
                 self._parse_file(candidates[0])
             if template_id not in self._raw or len(candidates) != 1:
                 self._parse_all()  # not found by the scan, or several files claim it: keep file order
         return template_id in self._raw
+
+    def file_of(self, template_id: str) -> str | None:
+        """The file the template ``template_id`` is read from (the first that holds it); None if unknown."""
+        if not self._locate(template_id):
+            return None
+        return self._raw[template_id][0]
 
     def get(self, template_id: str) -> Template:
         """The validated template; raises TemplateError if it is invalid, KeyError if unknown."""
@@ -360,12 +404,7 @@ def load_bank(paths: Iterable[str]) -> Bank:
     """A bank from folders of ``*.toml`` files or single files; earlier paths win on duplicate ids."""
     bank = Bank()
     for path in paths:
-        if os.path.isdir(path):
-            bank.add_dir(path)
-        elif os.path.exists(path) or path.endswith(".toml"):
-            bank.add_file(path)
-        else:
-            bank.file_problems.append(TemplateError(path, None, None, "no such file or folder"))
+        bank.add_path(path)
     return bank
 
 

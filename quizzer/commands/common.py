@@ -8,10 +8,9 @@ from typing import Literal, overload
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.generate.render import Instance
-from quizzer.bank.loader import Bank, load_bank, suggest_id
+from quizzer.bank.loader import Bank, suggest_id
 from quizzer.bank.read.schema import Template
 from quizzer.core.errors import QuizzerError
-from quizzer.paths import question_paths
 
 
 class UsageError(QuizzerError):
@@ -19,8 +18,11 @@ class UsageError(QuizzerError):
 
 
 def open_bank(args: argparse.Namespace) -> Bank:
-    """The built-in bank plus QUIZZER_QUESTIONS and --questions packs."""
-    return load_bank(question_paths(getattr(args, "questions", [])))
+    """The built-in bank, QUIZZER_QUESTIONS and --questions packs, then config.toml's and the installed
+    packs when first needed (commands/pack_sources.py)."""
+    from quizzer.commands.pack_sources import open_packs
+
+    return open_packs(getattr(args, "questions", []))
 
 
 def warn_problems(bank: Bank) -> None:
@@ -43,6 +45,9 @@ def find_template(bank: Bank, template_id: str) -> Template:
         if problem is not None:
             raise problem
         raise UsageError(f"no template {template_id!r}{suggest_id(bank, template_id)}; see `quizzer list`")
+    for problem in bank.known_problems():  # another pack's copy of this id, skipped: say so
+        if problem.template_id == template_id and problem.field == "id":
+            print(f"quizzer: warning: {problem}", file=sys.stderr)
     return bank.get(template_id)
 
 
