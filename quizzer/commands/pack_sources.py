@@ -72,7 +72,7 @@ def standing_packs(settings: Settings | None = None) -> list[Pack]:
         try:
             settings = load_settings(config)
         except ConfigError as exc:
-            message = f"{exc}: its packs are not loaded"
+            message = f"{str(exc).removeprefix(f'{config}: ')}: its packs are not loaded"
             packs.append(Pack(CONFIG, None, problem=TemplateError(config, None, None, message)))
             settings = Settings()
     for folder in settings.packs:
