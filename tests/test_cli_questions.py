@@ -420,3 +420,13 @@ def test_the_in_process_runner_sees_what_the_real_entry_point_does(args: list[st
     and their output, the same."""
     real, here = run(*args), run_cli(*args)
     assert (here.returncode, here.stdout, here.stderr) == (real.returncode, real.stdout, real.stderr)
+
+
+def test_show_json_no_answer_shows_no_computed_variable(capsys: pytest.CaptureFixture[str]) -> None:
+    """The embedding question computes ``table_and_head`` (= the answer, 16,384,000 at these numbers) from
+    the drawn ones: --no-answer lists only the variables drawn, never one computed from them."""
+    shown = out_json(capsys, "show", *EMBEDDING, "--seed", "3")
+    assert shown["answer"]["value"] in shown["variables"].values()  # the full view has it: the case is live
+    hidden = out_json(capsys, "show", *EMBEDDING, "--seed", "3", "--no-answer")
+    assert set(hidden["variables"]) == {"vocab_size", "d_model", "tied"} & set(shown["variables"])
+    assert shown["answer"]["value"] not in hidden["variables"].values()

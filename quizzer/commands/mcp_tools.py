@@ -73,15 +73,13 @@ def list_templates(bank: Bank, topic: str | None = None) -> dict[str, Any]:
 def pose_question(
     bank: Bank, ref: str, values: Mapping[str, SetValue] | None = None, model: str | None = None
 ) -> dict[str, Any]:
-    """The question of ``ref`` (ID or ID#SEED) without its answer: `quizzer show --json --no-answer` less
-    the variables computed from the drawn ones (some are the answer or a step to it), plus the unit each
-    part is answered in and the arguments that grade it."""
+    """The question of ``ref`` (ID or ID#SEED) without its answer: `quizzer show --json --no-answer` (no
+    variable computed from the drawn ones: some are the answer or a step to it), plus the unit each part
+    is answered in and the arguments that grade it."""
     args = _args(ref, values, model)
     template, instance = _posed(bank, args, seed_required=False)
-    data = question_only_json(instance)
+    data = question_only_json(instance, template)
     settable = settable_rows(template)
-    drawn = {row["name"] for row in settable}
-    data["variables"] = {k: v for k, v in data["variables"].items() if k in drawn}
     data["answer_unit"] = _answer_unit(instance.main)
     for part, question in zip(data["parts"], instance.later_parts, strict=True):
         part["answer_unit"] = _answer_unit(question)

@@ -111,13 +111,16 @@ def instance_json(instance: Instance) -> dict[str, Any]:
     }
 
 
-def question_only_json(instance: Instance) -> dict[str, Any]:
-    """``instance_json`` without the answers (``--no-answer``) and without the common mistakes; each part
-    keeps its number, masked prompt, tolerance and carry flag, since its own prompt, variables and texts
-    may show an earlier answer."""
+def question_only_json(instance: Instance, template: Template) -> dict[str, Any]:
+    """``instance_json`` without the answers (``--no-answer``), without the common mistakes and without the
+    variables computed from the drawn ones (``table_and_head`` is the embedding question's answer); each
+    part keeps its number, masked prompt, tolerance and carry flag, since its own prompt, variables and
+    texts may show an earlier answer."""
     data = instance_json(instance)
     for key in ANSWER_KEYS:
         data.pop(key)
+    drawn = {var.name for var in template.main.variables if var.expr is None}
+    data["variables"] = {k: v for k, v in data["variables"].items() if k in drawn}
     data.pop("common_mistakes")  # read after answering: a slip's title or feedback tells the method
     data["parts"] = [
         {k: p[k] for k in PART_QUESTION_KEYS} | {"prompt": p["masked_prompt"]} for p in data["parts"]
@@ -270,7 +273,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.json:
         import json  # here: the text output never needs it
 
-        data = question_only_json(instance) if args.no_answer else instance_json(instance)
+        data = question_only_json(instance, template) if args.no_answer else instance_json(instance)
         data["settable"] = settable_rows(template)
         print(json.dumps(data, indent=2))
         return 0

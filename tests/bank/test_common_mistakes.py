@@ -30,7 +30,7 @@ def test_after_answering_the_walkthrough_shows_its_working_whole() -> None:
 def test_the_question_view_has_no_common_mistakes() -> None:
     instance = builtin_instance("walkthrough-dense-gqa", 8178)
     assert common_mistakes(instance)
-    assert "common_mistakes" not in question_only_json(instance)
+    assert "common_mistakes" not in question_only_json(instance, bank().get("walkthrough-dense-gqa"))
 
 
 SAMPLE = [(t.id, seed) for t in bank().templates() for seed in (3, 41)]
