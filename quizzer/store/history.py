@@ -8,10 +8,15 @@ import sqlite3
 import sys
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from quizzer.session.records import Attempt, CardRemoved, CardState, Item, SessionMark
 from quizzer.store import db, faults, sql
+
+if TYPE_CHECKING:
+    from quizzer.session.srs import Scheduler
+    from quizzer.store.history_file import HistoryFile
+    from quizzer.store.merge import MergeReport
 
 #: Called as ``on_notice(severity, message)``; severity is "information", "warning" or "error" (Textual's).
 Notice = Callable[[str, str], None]
@@ -128,9 +133,10 @@ class HistoryStore:
         self._change(CardRemoved(template_id))
 
     def attempts(self, *, since: float | None = None, mode: str | None = None) -> list[Attempt]:
-        """Attempts in the order they were recorded; ``since`` keeps those with ``at >= since``, ``mode``
-        those of that mode. Every attempt is read once: a later read adds the rows recorded since (here or
-        by another process; attempts are never changed or removed, and a count that disagrees reads all)."""
+        """Attempts in the order they were recorded (an import puts its own in time order among them);
+        ``since`` keeps those with ``at >= since``, ``mode`` those of that mode. Every attempt is read once:
+        a later read adds the rows recorded since (here or by another process; attempts are only added, or
+        rewritten all at once under higher row ids by an import, so a count that disagrees reads all)."""
         if since is not None:
             return self._read(lambda conn: sql.attempts(conn, since=since, mode=mode), [])
         every: list[Attempt] = self._read(self._every_attempt, [])
@@ -166,6 +172,30 @@ class HistoryStore:
     def cards(self) -> list[CardState]:
         """Every card, by template id."""
         return self._read(sql.cards, [])
+
+    def merge(
+        self, incoming: HistoryFile, *, scheduler: Scheduler, leech_lapses: int, dry_run: bool = False
+    ) -> MergeReport:
+        """Merge another machine's history file into the database in one transaction (quizzer.store.merge;
+        ``dry_run``: only say what it would add). Raises MergeRefused, nothing written, while the file is
+        not in use (history kept in memory) or when the write fails."""
+        from quizzer.store.merge import MergeRefused, merge
+
+        if self.guard is not None:
+            self.guard()
+        with self._lock:
+            conn = self._memory if self.file_path is None else self._file  # memory: as it was asked for
+            if conn is None or (self.file_path is not None and self._memory is not None):
+                problem = self._problem or "the store is closed"
+                raise MergeRefused(f"the history at {self.file_path} cannot be written now: {problem}")
+            try:
+                report = merge(
+                    conn, incoming, scheduler=scheduler, leech_lapses=leech_lapses, dry_run=dry_run
+                )
+            except sqlite3.Error as exc:
+                raise MergeRefused(faults.reason(self.file_path or "", exc)) from None
+            self._known = None  # rows may have been rewritten in time order
+        return report
 
     def close(self) -> None:
         """Write what is held (a last try), else save it to a side file and say where; close the database."""
