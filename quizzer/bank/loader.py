@@ -400,11 +400,23 @@ def _load_toml(path: str) -> tuple[dict[str, Any], bool]:
         raise _Unreadable(f"{message} (its templates are skipped)") from None
 
 
+class PackPaths(list[str]):
+    """The paths of the packs to load at once, and ``later``: the packs every bank made from them adds when
+    first needed (``Bank.defer``). The app is given one: each bank it makes, in any thread, defers them."""
+
+    def __init__(self, paths: Iterable[str] = (), later: Later | None = None) -> None:
+        super().__init__(paths)
+        self.later = later
+
+
 def load_bank(paths: Iterable[str]) -> Bank:
-    """A bank from folders of ``*.toml`` files or single files; earlier paths win on duplicate ids."""
+    """A bank from folders of ``*.toml`` files or single files; earlier paths win on duplicate ids. The
+    ``later`` packs of a PackPaths are deferred (``Bank.defer``): they come after every other."""
     bank = Bank()
     for path in paths:
         bank.add_path(path)
+    if isinstance(paths, PackPaths) and paths.later is not None:
+        bank.defer(paths.later)
     return bank
 
 

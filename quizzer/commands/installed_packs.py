@@ -27,6 +27,7 @@ from quizzer.core.record import Record
 
 #: The entry-point group a pack is published under.
 GROUP = "quizzer.packs"
+_GROUP_BYTES = GROUP.encode()
 #: An entry point's value: ``module`` or ``module:attr``, then optional ``[extras]`` (importlib.metadata's).
 _VALUE = re.compile(r"(?P<module>[\w.]+)\s*(?::\s*(?P<attr>[\w.]+)\s*)?(?:\[.*\])?\s*$")
 #: Bytes of an entry_points.txt or METADATA read at most: a real one holds a few hundred.
@@ -58,16 +59,17 @@ def entry_points(search_path: Sequence[str] | None = None) -> list[EntryPoint]:
         for name in names:
             if not name.endswith((".dist-info", ".egg-info")):
                 continue
-            folder = os.path.join(entry or ".", name)
-            text = _small_text(os.path.join(folder, "entry_points.txt"))
-            dist = _normalised(name.rpartition(".")[0].partition("-")[0])
+            stem = name.rpartition(".")[0].partition("-")[0]
+            dist = stem.lower().replace("_", "-").replace(".", "-")  # enough to tell two copies apart
             if dist in seen:
                 continue
             seen.add(dist)
-            if text is None or GROUP not in text:
+            folder = os.path.join(entry or ".", name)
+            data = _small_bytes(os.path.join(folder, "entry_points.txt"))
+            if data is None or _GROUP_BYTES not in data:  # most distributions: never decoded
                 continue
-            dist_name = _dist_name(folder) or name.rpartition(".")[0].partition("-")[0]
-            found.extend(EntryPoint(n, v, dist_name) for n, v in _section(text, GROUP))
+            text = data.decode("utf-8", "replace")
+            found.extend(EntryPoint(n, v, _dist_name(folder) or stem) for n, v in _section(text, GROUP))
     return found
 
 
@@ -122,12 +124,12 @@ def _folder_from(module: str, attr: str) -> str:
     return os.fspath(value)
 
 
-def _small_text(path: str) -> str | None:
-    """The text of a small metadata file, None when there is none (or it cannot be read as UTF-8)."""
+def _small_bytes(path: str) -> bytes | None:
+    """The bytes of a small metadata file (at most ``_MAX_BYTES``), None when there is none."""
     try:
         with open(path, "rb") as handle:
-            return handle.read(_MAX_BYTES).decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+            return handle.read(_MAX_BYTES)
+    except OSError:
         return None
 
 
@@ -152,22 +154,13 @@ def _section(text: str, group: str) -> list[tuple[str, str]]:
 def _dist_name(folder: str) -> str | None:
     """The ``Name:`` of a distribution's METADATA (PKG-INFO in an egg-info), as its author wrote it."""
     for file in ("METADATA", "PKG-INFO"):
-        text = _small_text(os.path.join(folder, file))
-        if text is None:
+        data = _small_bytes(os.path.join(folder, file))
+        if data is None:
             continue
-        for line in text.splitlines():
+        for line in data.decode("utf-8", "replace").splitlines():
             if not line.strip():
                 break  # the headers end at the first blank line
             key, _, value = line.partition(":")
             if key.strip().lower() == "name" and value.strip():
                 return value.strip()
     return None
-
-
-def _normalised(name: str) -> str:
-    """A distribution name as PEP 503 compares them: lower case, runs of -_. as one dash.
-
-    >>> _normalised("Quizzer_Pack..My-pack")
-    'quizzer-pack-my-pack'
-    """
-    return re.sub(r"[-_.]+", "-", name).lower()

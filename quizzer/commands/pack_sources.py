@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from quizzer.bank.errors import TemplateError
-from quizzer.bank.loader import Bank, load_bank
+from quizzer.bank.loader import Bank, Later, PackPaths, load_bank
 from quizzer.core.record import Record
 from quizzer.paths import config_file, questions_dir
 
@@ -141,17 +141,43 @@ def paths_and_problems(packs: Sequence[Pack]) -> tuple[list[str], list[TemplateE
     return paths, [p.problem for p in packs if p.problem is not None]
 
 
-def open_packs(extra: Sequence[str] = ()) -> Bank:
-    """The bank of every pack: the named ones now, config.toml's and the installed ones when first needed
-    (``Bank.defer``): `quizzer show` of a built-in id reads no config and scans no installed package."""
+def pack_paths(extra: Sequence[str] = (), settings: Settings | None = None) -> PackPaths:
+    """The paths of every pack: the named ones, then config.toml's and the installed ones as ``later``,
+    looked for once, when a bank first needs them (any bank, in any thread: the app's are made in workers).
+
+    An id the named packs hold is never changed by the later ones (earlier packs win), so `quizzer show` of
+    a built-in id reads no config and scans no installed package, and the app opened on Home looks for them
+    in the worker that loads the bank, after its first paint.
+    """
     named = unique(named_packs(extra))
-    bank = load_bank(paths_and_problems(named)[0])
+    return PackPaths(paths_and_problems(named)[0], _Once(lambda: _after(named, settings)))
 
-    def later() -> tuple[list[str], list[TemplateError]]:
-        return paths_and_problems(unique([*named, *standing_packs()])[len(named) :])
 
-    bank.defer(later)
-    return bank
+def _after(named: list[Pack], settings: Settings | None) -> tuple[list[str], list[TemplateError]]:
+    """The paths and problems of the packs loaded after the ``named`` ones."""
+    return paths_and_problems(unique([*named, *standing_packs(settings)])[len(named) :])
+
+
+class _Once:
+    """``later()`` called once whatever the thread, every call returning its result (a call that raises is
+    tried again by the next)."""
+
+    def __init__(self, later: Later) -> None:
+        import _thread  # built in: threading's import would cost `quizzer show` ~4 ms
+
+        self._later, self._lock = later, _thread.allocate_lock()
+        self._result: tuple[Sequence[str], Sequence[TemplateError]] | None = None
+
+    def __call__(self) -> tuple[Sequence[str], Sequence[TemplateError]]:
+        with self._lock:
+            if self._result is None:
+                self._result = self._later()
+            return self._result
+
+
+def open_packs(extra: Sequence[str] = ()) -> Bank:
+    """The bank of every pack (``pack_paths``): the named ones now, the others when first needed."""
+    return load_bank(pack_paths(extra))
 
 
 def full_bank(packs: Sequence[Pack]) -> Bank:

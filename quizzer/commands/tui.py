@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from quizzer.bank.loader import Bank, load_bank
 from quizzer.commands.common import UsageError, find_template, for_model, model_of, resolve
 from quizzer.commands.history import print_notice
-from quizzer.commands.pack_sources import loaded_packs, open_packs, paths_and_problems
+from quizzer.commands.pack_sources import open_packs, pack_paths
 from quizzer.config import Settings, load_settings
 from quizzer.core.errors import QuizzerError
 from quizzer.paths import config_file, db_path, interviews_dir
@@ -75,8 +75,8 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             if parse_date(until) is None:
                 raise UsageError(f"--until {until!r}: give the interview date as YYYY-MM-DD")
         study = StudyOptions(args.topic, new_per_day, args.seed, until)
-    # config.toml's packs and the installed ones too: the app draws from every pack, as the verbs do
-    paths, pack_problems = paths_and_problems(loaded_packs(getattr(args, "questions", []), settings))
+    # config.toml's packs and the installed ones, added by each bank when first needed (often after the paint)
+    paths = pack_paths(getattr(args, "questions", []), settings)
     bank = for_model(load_bank(paths), args.model) if getattr(args, "model", None) else None
     if args.verb == "interview":
         interview = interview_options(args, settings, bank or load_bank(paths))
@@ -100,7 +100,6 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             bank=bank,
             drill_bank=drill_bank,
             interviews_dir=interviews_dir(getattr(args, "db", None)),
-            pack_problems=pack_problems,
         )
     except BaseException:
         store.close()

@@ -77,7 +77,7 @@ class HistoryReader:
     ) -> None:
         self.store = store
         self.writer = writer
-        self.question_paths = list(question_paths)
+        self.question_paths = question_paths  # as given: a PackPaths carries the packs its banks add later
         self.wall = wall
         self.new_per_day = new_per_day
         self.desired_retention = desired_retention

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
@@ -73,13 +73,9 @@ class AppServices(App[None]):
         settings: Settings | None = None,
         config_path: str | None = None,
         interviews_dir: str | None = None,
-        pack_problems: Sequence[TemplateError] = (),
     ) -> None:
         super().__init__()
         self.question_paths = question_paths
-        #: Packs that could not be loaded (a folder config.toml names that is missing, a broken installed
-        #: pack): Home lists them with the bank's problems.
-        self.pack_problems = list(pack_problems)
         self._start: DrillOptions | MockOptions | StudyOptions | CramOptions | InterviewOptions | None = (
             drill or mock or study or cram or interview
         )
@@ -166,7 +162,6 @@ class AppServices(App[None]):
     def load_bank(self) -> Bank:
         """Parse and validate every template off the UI thread (a bank of its own: Bank is not locked)."""
         bank = load_bank(self.question_paths)
-        bank.file_problems[:0] = self.pack_problems
         bank.templates()
         return bank
 

@@ -127,3 +127,39 @@ def test_the_app_shows_a_config_pack_and_its_problems_on_home(
     assert "2 problems in the question packs" in problems
     assert f"{tmp_path / 'gone'}: no such folder: the packs of {config} name it; skipped" in problems
     assert f"{shadow / 's.toml'}: template 'embedding-table-params': field 'id': already used by" in problems
+
+
+@pytest.mark.parametrize("argv", [["drill", "--template", "embedding-table-params", "--seed", "1"], []])
+def test_the_app_looks_for_installed_packs_once_and_a_drill_of_one_template_off_the_ui_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> None:
+    """The app's banks (the UI thread's, the worker's, the history reader's) share one look for installed
+    packs. A drill of one built-in template paints without it (the launch is budgeted): the worker that
+    loads the whole bank looks. Home's due count reads every id on mount, so it looks then."""
+    import threading
+
+    from quizzer.commands import pack_sources, tui
+
+    calls: list[bool] = []
+    real = pack_sources.installed
+
+    def watched(search_path=None):  # type: ignore[no-untyped-def]
+        calls.append(threading.current_thread() is threading.main_thread())
+        return real(search_path)
+
+    monkeypatch.setattr(pack_sources, "installed", watched)
+    monkeypatch.setenv("QUIZZER_DB", str(tmp_path / "history.sqlite3"))
+
+    async def drive(app: QuizzerApp, pilot) -> None:  # type: ignore[no-untyped-def]
+        await app.workers.wait_for_complete()
+        while app.bank is None:
+            await pilot.pause(0.05)
+        assert "embedding-table-params" in app.bank.ids()
+
+    run_app(monkeypatch, drive)
+    if argv:
+        assert main(argv) == 0
+        assert calls == [False]  # once, in a worker
+    else:
+        assert tui.run(argparse.Namespace(verb="tui", questions=[]), argparse.ArgumentParser()) == 0
+        assert len(calls) == 1
