@@ -279,3 +279,18 @@ def test_the_scaffolded_pack_installed_by_pip_is_found_listed_and_checked(tmp_pa
     assert checked.returncode == 0, checked.stdout
     assert "1 template, 50 instances checked in" in checked.stdout
     assert checked.stdout.rstrip().endswith(": 0 problems")
+
+
+def test_check_without_a_path_checks_the_installed_packs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install(tmp_path, "quizzer-pack-broken", {"broken": "quizzer_pack_broken"})
+    folder = package(tmp_path, "quizzer_pack_broken")
+    text = (folder / "mini.toml").read_text(encoding="utf-8")
+    (folder / "mini.toml").write_text(text.replace('expr = "a * b"', 'expr = "a * bb"'), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ran = run_cli("check", "--only", "giveaway", "--seeds", "1", "--jobs", "1")
+    assert ran.returncode == 1
+    (line,) = [line for line in ran.stdout.splitlines() if line.startswith(str(folder))]
+    assert line.startswith(f"{folder / 'mini.toml'}: template 'mini-product': field 'answer.expr'")
+    assert "'bb'" in line
