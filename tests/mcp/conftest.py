@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from served import CHAINS
+from mcp_served import CHAINS
 
 from quizzer.bank.loader import Bank, load_bank
 from quizzer.paths import question_paths

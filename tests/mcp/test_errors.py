@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from served import PACK, error, text
+from mcp_served import PACK, error, text
 
 from quizzer.bank.loader import Bank
 from quizzer.commands.mcp_server import build_server

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from served import tools
+from mcp_served import tools
 
 from quizzer.bank.loader import Bank
 

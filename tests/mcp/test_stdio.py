@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from mcp import Client, StdioServerParameters, stdio_client
-from served import PACK
+from mcp_served import PACK
 
 from quizzer.commands.mcp import MISSING_EXTRA
 

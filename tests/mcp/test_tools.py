@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from served import PACK, call, result
+from mcp_served import PACK, call, result
 
 from quizzer.bank.loader import Bank
 from tests.cli_run import run_cli
