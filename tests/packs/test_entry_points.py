@@ -219,23 +219,40 @@ def test_show_of_a_built_in_id_looks_for_no_installed_pack_and_reads_no_config(t
 
 
 @pytest.mark.slow
-def test_the_scaffolded_pack_installed_by_pip_is_found_listed_and_checked(tmp_path: Path) -> None:
-    """pack new, then pip builds it (hatchling, from the package index) and installs it in a folder of its
-    own (--target: a real install, entry_points.txt and all); quizzer run with that folder on its path."""
+def test_the_scaffolded_pack_installed_by_pip_in_a_venv_is_found_listed_and_checked(tmp_path: Path) -> None:
+    """pack new, then a temporary venv (python -m venv) whose site-packages also reads this environment's
+    (a .pth line: quizzer and its dependencies, nothing installed again), pip building the pack (hatchling,
+    from the package index) and installing it into that venv (entry_points.txt and all); quizzer run by
+    the venv's python finds it, lists it, shows and checks it."""
+    import site as site_module
+    import sysconfig
+
     assert run_cli("pack", "new", "demo-pack", "--dir", str(tmp_path)).returncode == 0
-    site = tmp_path / "site"
+    venv = tmp_path / "venv"
+    made = subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(venv)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert made.returncode == 0, made.stderr
+    python = venv / "bin" / "python"
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    ours = [*site_module.getsitepackages(), sysconfig.get_paths()["purelib"]]
+    (site / "outer.pth").write_text(
+        "import site; " + "; ".join(f"site.addsitedir({p!r})" for p in dict.fromkeys(ours)) + "\n",
+        encoding="utf-8",
+    )
+    pack = tmp_path / "demo-pack"
     pip = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "--no-deps",
-            "--target",
-            str(site),
-            str(tmp_path / "demo-pack"),
-        ],
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", str(pack)],
         capture_output=True,
         text=True,
         timeout=600,
@@ -250,11 +267,11 @@ def test_the_scaffolded_pack_installed_by_pip_is_found_listed_and_checked(tmp_pa
         "quizzer_pack_demo_pack",
     ]
     assert sorted(p.name for p in (site / "quizzer_pack_demo_pack").iterdir()) == ["demo-pack.toml"]
-    env = {**os.environ, **_env(site)}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
     def quizzer(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "quizzer", *args],
+            [str(python), "-m", "quizzer", *args],
             capture_output=True,
             text=True,
             env=env,
@@ -262,6 +279,14 @@ def test_the_scaffolded_pack_installed_by_pip_is_found_listed_and_checked(tmp_pa
             check=False,
         )
 
+    outside = subprocess.run(
+        [sys.executable, "-m", "quizzer", "pack", "list", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert "entry point" not in {r["source"] for r in json.loads(outside.stdout)}  # only inside the venv
     rows = json.loads(quizzer("pack", "list", "--json").stdout)
     (row,) = [r for r in rows if r["source"] == "entry point"]
     assert row == {
