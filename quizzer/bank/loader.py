@@ -17,6 +17,9 @@ from quizzer.core.checks import did_you_mean
 if TYPE_CHECKING:
     from quizzer.bank.generate.render import Instance
 
+#: What ``peek`` keeps of a validated template's table: its scalar fields.
+_SCALARS = (str, int, float, bool)
+
 #: A template id line, found without parsing the file, so `show ID` parses only the file that holds ID. It
 #: starts with the newline before the line (the scan puts one before the file's first line): a literal
 #: first character lets the regex engine jump from newline to newline, six times faster than ``^`` under
@@ -231,7 +234,9 @@ class Bank:
         return list(dict.fromkeys(tid for path in self._files for tid in self._ids_in(path)))
 
     def peek(self, template_id: str) -> Mapping[str, Any] | None:
-        """The template's table as written (its file parsed, nothing validated); None if unknown."""
+        """The template's top-level fields as written (its file parsed, nothing validated); None if unknown.
+        Once the template is validated only its scalar fields are kept (title, topic, difficulty...): its
+        tables and arrays were most of a loaded bank's memory, and the Template holds them read."""
         if not self._locate(template_id):
             return None
         return self._raw[template_id][1]
@@ -281,6 +286,8 @@ class Bank:
             error = TemplateError(path, template_id, None, f"cannot be read: {type(exc).__name__}: {exc}")
             self._invalid[template_id] = error
             raise error from None
+        finally:  # validated once, valid or not: only what peek's readers take of the table is kept
+            self._raw[template_id] = (path, {k: v for k, v in raw.items() if isinstance(v, _SCALARS)})
         self._valid[template_id] = template
         return template
 

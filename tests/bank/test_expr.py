@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import quizzer.core as core
-from quizzer.bank.expr.expression import Budget, BudgetError, Expr, ExprError, plain
+from quizzer.bank.expr.expression import Budget, BudgetError, Expr, ExprError, plain, shared
 from quizzer.core.trace import Result
 
 
@@ -228,3 +228,15 @@ def test_an_expression_is_compiled_and_its_tree_kept_only_once_needed() -> None:
     assert expr._tree is None
     assert ast.dump(expr.tree) == ast.dump(ast.parse(expr.source, mode="eval").body)
     assert expr.substitute({"n_layers": 32, "d_model": 4096, "gqa": True}) == "2 × 32 × 4,096 if true else 32"
+
+
+def test_shared_gives_one_expression_for_each_source() -> None:
+    """The reader's expressions: one object for each source (a bank repeats many); sets of names shared."""
+    a, b = shared("n_layers * d_model + 1"), shared("n_layers * d_model + 1")
+    assert a is b
+    assert a.evaluate({"n_layers": 2, "d_model": 3}, {}) == 7
+    assert shared("n_layers * 2") is not a
+    assert Expr("d_model * n_layers").names is Expr("n_layers + d_model").names
+    assert Expr("d_model * n_layers").names == {"n_layers", "d_model"}
+    with pytest.raises(ExprError):
+        shared("n_layers *")

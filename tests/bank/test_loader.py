@@ -10,6 +10,7 @@ import pytest
 from quizzer.bank.check.run import check_bank, check_template
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import load_bank
+from quizzer.paths import questions_dir
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 BAD = DATA / "bad"
@@ -208,3 +209,16 @@ def test_checked_in_processes_the_problems_are_the_same_and_in_order(
     assert alone.problems  # the lint fixtures hold findings: the comparison is not of two empty lists
     assert [str(p) for p in pooled.problems] == [str(p) for p in alone.problems]
     assert (pooled.templates, pooled.instances) == (alone.templates, alone.instances)
+
+
+def test_peek_keeps_the_scalar_fields_once_the_template_is_validated() -> None:
+    """Before validation peek gives the table as written; after, its scalar fields alone (what its readers
+    take: title, topic, difficulty), the tables and arrays the Template now holds let go."""
+    bank = load_bank([questions_dir()])
+    written = dict(bank.peek("kv-cache-bytes") or {})
+    assert isinstance(written["answer"], dict)
+    assert isinstance(written["variables"], dict)
+    bank.get("kv-cache-bytes")
+    kept = bank.peek("kv-cache-bytes")
+    assert kept == {k: v for k, v in written.items() if isinstance(v, (str, int, float, bool))}
+    assert {"id", "title", "topic", "difficulty"} <= set(kept)

@@ -68,6 +68,10 @@ class Budget:
 
 
 _MISSING = object()
+#: The sets of names and calls of the expressions made: each made once and shared.
+_SETS: dict[frozenset[str], frozenset[str]] = {}
+#: ``shared``'s expressions, by source.
+_SHARED: dict[str, Expr] = {}
 
 
 class Expr:
@@ -100,11 +104,14 @@ class Expr:
                 names.add(node.id)
             if isinstance(node, _ast.Call):
                 calls.add(cast("_ast.Name", node.func).id)  # check_node admits calls of a plain name only
-        self.names = frozenset(names - calls)
-        self.calls = frozenset(calls)
+        # One set object for each set of names or calls (a bank holds thousands; most call nothing).
+        self.names = _SETS.setdefault(found := frozenset(names - calls), found)
+        self.calls = _SETS.setdefault(found := frozenset(calls), found)
         self.order = tuple(sorted(self.names))
-        self._values = _values_of(self.order)  # one C call: ``remembered`` keys by them
-        self.kept: dict[tuple[Any, ...], Value] = {}  # values by the values of its names (``remembered``)
+        # Made on the first ``remembered``: one C call giving the values of its names, and the values kept
+        # by them (most expressions of a loaded bank are never evaluated).
+        self._values: Callable[[Mapping[str, Value]], tuple[Value, ...]] | None = None
+        self.kept: dict[tuple[Any, ...], Value] | None = None
         # Parsed again and compiled on first need: a bank holds thousands of expressions and a session
         # evaluates those of the few templates it draws (the trees and closures were ~35 MiB of a bank).
         self._tree: Any = None
@@ -120,10 +127,14 @@ class Expr:
         the same types). Only for pure ``functions`` (the core's calculators, memoized themselves): the
         caller says so. The budget is charged as for an evaluation; a value is never kept for names it
         cannot key (a list) or lacks, and at most 2,048 are kept."""
+        get_values, kept = self._values, self.kept
+        if get_values is None or kept is None:
+            get_values = self._values = _values_of(self.order)
+            kept = self.kept = {}
         try:
-            values = self._values(env)
+            values = get_values(env)
             key = (values, tuple(map(type, values)))
-            found = self.kept.get(key, _MISSING)
+            found = kept.get(key, _MISSING)
         except (KeyError, TypeError):
             return plain(self.evaluate(env, functions, budget))
         if found is not _MISSING:
@@ -131,9 +142,9 @@ class Expr:
                 budget.charge(self.size)
             return found
         value = plain(self.evaluate(env, functions, budget))
-        if len(self.kept) >= 2048:
-            self.kept.clear()
-        self.kept[key] = value
+        if len(kept) >= 2048:
+            kept.clear()
+        kept[key] = value
         return value
 
     def __repr__(self) -> str:
@@ -200,6 +211,16 @@ class Expr:
             return bool(plain(_Compiler(self.source).compile(node)(env, functions)))
 
         return Formula(env, labels, results, test).render(self.tree)
+
+
+def shared(source: str) -> Expr:
+    """``Expr(source)``, one object for each source: a bank writes the same expression in many places
+    (5,147 distinct of 6,798), and an expression is a function of its source alone (what it keeps, its
+    tree, closures and remembered values, follows from the source). Raises ExprError as ``Expr`` does."""
+    found = _SHARED.get(source)
+    if found is None:
+        found = _SHARED[source] = Expr(source)
+    return found
 
 
 def _values_of(order: tuple[str, ...]) -> Callable[[Mapping[str, Value]], tuple[Value, ...]]:

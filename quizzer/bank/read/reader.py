@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from quizzer.bank.errors import ExprError, TemplateError, short_repr
-from quizzer.bank.expr.expression import Expr
+from quizzer.bank.expr.expression import Expr, shared
 from quizzer.core.checks import did_you_mean
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ class Reader:
         if not isinstance(source, str):
             raise self.error(field, f"expected an expression (text), got {type(source).__name__}")
         try:
-            return Expr(source)
+            return shared(source)
         except ExprError as exc:
             raise self.error(field, str(exc)) from None
 
