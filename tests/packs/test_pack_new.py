@@ -67,6 +67,13 @@ def test_the_instance_is_a_real_sizing_question(tmp_path: Path) -> None:
     assert "wrong; That is the weights' size in bits, or bytes counted at 8 per parameter" in graded.stdout
 
 
+#: The environment of a make run by hand: under `make test` MAKELEVEL and MAKEFLAGS would make it a sub-make,
+#: which prints "Entering directory" around the check's output.
+ALONE = {
+    k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES")
+}
+
+
 def test_the_makefile_check_target_runs_quizzer_check(tmp_path: Path) -> None:
     if shutil.which("make") is None:
         pytest.fail("make is not installed: the pack's test command is a Makefile target")
@@ -74,6 +81,7 @@ def test_the_makefile_check_target_runs_quizzer_check(tmp_path: Path) -> None:
     ran = subprocess.run(
         ["make", "check", f"QUIZZER={sys.executable} -m quizzer"],
         cwd=pack,
+        env=ALONE,
         capture_output=True,
         text=True,
         timeout=300,
@@ -91,6 +99,7 @@ def test_the_makefile_check_target_runs_quizzer_check(tmp_path: Path) -> None:
     broken = subprocess.run(
         ["make", "check", f"QUIZZER={sys.executable} -m quizzer"],
         cwd=pack,
+        env=ALONE,
         capture_output=True,
         text=True,
         timeout=300,
