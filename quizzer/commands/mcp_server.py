@@ -126,7 +126,8 @@ def build_server(bank: Bank) -> MCPServer[Any]:
         """Grade an answer, exactly as `quizzer grade --json`: verdict (right, close, wrong, consistent...),
         given and expected values in base units, relative_error, mistake (a named slip: GB vs GiB, K and V,
         a dtype...) with its feedback, diagnosis, message (Markdown), part and carried (credit carried
-        from earlier answers). An answer that cannot be read is an error saying why."""
+        from earlier answers). An answer that cannot be read is the verdict "unparsed", its message saying
+        why."""
         return reply(
             lambda: mcp_tools.grade(bank, ref, answer, part=part, given=given, values=set, model=model)
         )

@@ -104,14 +104,13 @@ def grade(
     values: Mapping[str, SetValue] | None = None,
     model: str | None = None,
 ) -> dict[str, Any]:
-    """``answer`` to part ``part`` of ``ref`` (ID#SEED) graded: what `quizzer grade --json` prints. An
-    answer that cannot be read (the verdict "unparsed") is a UsageError with the grader's message."""
+    """``answer`` to part ``part`` of ``ref`` (ID#SEED) graded: what `quizzer grade --json` prints, an
+    answer that cannot be read included (the verdict "unparsed", its message saying what was understood:
+    the candidate's answer, not the agent's mistake)."""
     _need_seed(ref)
     pairs = [f"{k}={v}" for k, v in (given or {}).items()]
     args = _args(ref, values, model, answer=answer, part=str(part), given=pairs)
     number, graded = grade_answer(bank, args)
-    if graded.verdict.kind == "unparsed":
-        raise UsageError(graded.verdict.message)
     return graded_json(number, graded)
 
 

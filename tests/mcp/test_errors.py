@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from mcp_served import PACK, error, text
+from mcp_served import PACK, error, result, text
 
 from quizzer.bank.loader import Bank
 from quizzer.commands.mcp_server import build_server
@@ -74,15 +74,16 @@ async def test_an_error_is_the_command_lines_message(
     assert await error(bank, tool, arguments) == cli_error(*cli)
 
 
-async def test_an_unreadable_answer_is_an_error_with_the_graders_message(bank: Bank) -> None:
-    """`quizzer grade` reports it as the verdict "unparsed" (exit 0); through MCP it is an error."""
+async def test_an_unreadable_answer_is_graded_unparsed_as_the_command_line_grades_it(bank: Bank) -> None:
+    """The candidate's answer, not the agent's mistake: the verdict "unparsed" and the grader's message
+    saying what was understood, the JSON `quizzer grade --json` prints, never a tool error."""
     for typed in ("98,304,00", "lots", "98.3 GB"):
         ran = run_cli("grade", "embedding-table-params#1", typed, "--json", *PACK)
-        message = json.loads(ran.stdout)["message"]
-        assert await error(bank, "grade", {"ref": "embedding-table-params#1", "answer": typed}) == message
-    assert "groups of three" in await error(
-        bank, "grade", {"ref": "embedding-table-params#1", "answer": "98,304,00"}
-    )
+        got = await result(bank, "grade", {"ref": "embedding-table-params#1", "answer": typed})
+        assert got == json.loads(ran.stdout)
+        assert got["verdict"] == "unparsed"
+    got = await result(bank, "grade", {"ref": "embedding-table-params#1", "answer": "98,304,00"})
+    assert "groups of three" in got["message"]
 
 
 async def test_an_unknown_preset_names_the_presets(bank: Bank) -> None:
