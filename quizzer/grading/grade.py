@@ -249,9 +249,10 @@ def _diagnose(
     found = match_mistake(value, expected, tolerance, mistakes) or match_mistake(
         value, expected, tolerance, builtin
     )
-    if found is None and expected:  # no single slip: two at once
-        found = match_mistake(
-            value, expected, tolerance, slip_pairs(expected, tolerance, [*mistakes, *builtin])
+    if found is None and expected:  # no single slip: two at once, a pair with one of the template's first
+        pairs = slip_pairs(expected, tolerance, [*mistakes, *builtin])
+        found = match_mistake(value, expected, tolerance, [p for p in pairs if p.own]) or match_mistake(
+            value, expected, tolerance, [p for p in pairs if not p.own]
         )
     if found is None and given.bare and figures is not None and figures >= 2:  # 1.19 for 1.189B: its figures
         found = next(

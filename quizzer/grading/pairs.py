@@ -80,11 +80,13 @@ class _Singles:
 
 class PairSlip(Slip):
     """Two slips made at once, as one slip named by both ("a+b"); ``note`` is the sentence that says so
-    with each one's factor ("Two slips at once: A (×2) and B (÷1.074)."), which opens its feedback."""
+    with each one's factor ("Two slips at once: A (×2) and B (÷1.074)."), which opens its feedback;
+    ``own``: one of the two is the template's own mistake."""
 
-    __slots__ = ("note",)
+    __slots__ = ("note", "own")
 
     def __init__(self, a: AnySlip, b: AnySlip, value: Number, expected: Number) -> None:
+        self.own = isinstance(a, Mistake) or isinstance(b, Mistake)
         self.note = (
             f"Two slips at once: {a.label} ({_times(a.value, expected)}) and {b.label} "
             f"({_times(b.value, expected)})."

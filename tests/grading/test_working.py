@@ -228,3 +228,13 @@ def test_a_pair_is_named_however_typed(answer: str) -> None:
     instance = generate(builtin_bank().get("weights-bytes"), 2)
     verdict = grade_question(instance.main, answer)
     assert verdict.diagnosis[0].startswith("Two slips at once:")
+
+
+def test_a_pair_with_the_templates_own_slip_wins_a_tie_with_two_built_in_ones() -> None:
+    """efficiency-matmul-utilisation#911: a 2:4-sparse headline peak (the template's slip, ÷2) and MACs for
+    FLOPs (built in, ÷2) land on the same number with the fraction read as a percent (÷100); as for one
+    slip, the template's own is named first (the float nearer by 1e-17 named the built-in pair)."""
+    instance = generate(builtin_bank().get("efficiency-matmul-utilisation"), 911)
+    verdict = grade_question(instance.main, "0.26015323390497824")
+    assert verdict.mistake == "sparse-headline+percent-vs-fraction"
+    assert "2:4-sparse headline" in verdict.diagnosis[0]
