@@ -52,13 +52,15 @@ So the weights take **{{answer}}**: divide bytes by 2^30 for GiB, by 10^9 for GB
 
 tldr = "Weight memory = parameters × bytes per parameter ({{value_bytes}} in {{dtype}}): here {{answer}}."
 
-memory_aid = "Billions of parameters times bytes each gives gigabytes: {{billions}}B × {{value_bytes}} bytes."
+memory_aid = """Billions of parameters times bytes each gives GB: \
+{{billions}}B × {{value_bytes:plural(byte)}} = {{gb}} GB, a little under {{gb}} GiB."""
 
 [template.variables]
 billions = {{ choices = [1, 3, 7, 8, 13, 34, 70] }}
 dtype = {{ choices = ["fp32", "bf16", "fp16", "fp8", "int8"] }}
 n_params = {{ expr = "billions * 10 ** 9", unit = "params" }}
 value_bytes = {{ expr = "weights_bytes(1, dtype)", label = "bytes per parameter" }}
+gb = {{ expr = "billions * value_bytes", label = "GB" }}
 
 [template.answer]
 expr = "weights_bytes(n_params, dtype)"
