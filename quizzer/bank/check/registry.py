@@ -13,6 +13,7 @@ from quizzer.bank.check.identifiers import Identifiers
 from quizzer.bank.check.leaks import Leaks
 from quizzer.bank.check.lints import Omissions, ToleranceText
 from quizzer.bank.check.literals import Literals
+from quizzer.bank.check.plurals import Plurals
 from quizzer.bank.check.precision import Precision
 from quizzer.bank.check.slip_pairs import SlipPairs
 from quizzer.bank.check.slipcover import SlipCoverage
@@ -23,6 +24,7 @@ LINTS: tuple[type[Lint], ...] = (
     Precision,
     Giveaway,
     Literals,
+    Plurals,
     Identifiers,
     Leaks,
     Contained,
