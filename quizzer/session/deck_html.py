@@ -11,17 +11,11 @@ from __future__ import annotations
 import html
 import re
 
-_CODE = re.compile(r"(`+)([^`\n]+?)\1")
-_KEPT = re.compile(r"\x00(\d+)\x00")
-_STRONG = re.compile(r"\*\*([^*]+)\*\*|(?<![\w\\])__([^_]+)__(?!\w)")
-_EMPHASIS = re.compile(r"(?<![\w*\\])\*([^*\s](?:[^*]*[^*\s])?)\*(?![\w*])|(?<![\w\\])_([^_\s][^_]*)_(?!\w)")
+from quizzer.bank.generate import markdown_syntax as md
+
 _LINK = re.compile(r"\[([^\][\n]*)\]\(([^()\s]*)\)")
-_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*[-*+]\s+(.*)$")
-_RULE = re.compile(r"^\s*([-*_])(\s*\1){2,}\s*$")
-_TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
 
 
 def inline_html(text: str) -> str:
@@ -38,12 +32,12 @@ def inline_html(text: str) -> str:
         codes.append(f"<code>{html.escape(match.group(2).strip() or match.group(2))}</code>")
         return f"\x00{len(codes) - 1}\x00"
 
-    prose = html.escape(_CODE.sub(keep, text.replace("\x00", "")))
+    prose = html.escape(md.CODE.sub(keep, text.replace("\x00", "")))
     prose = _LINK.sub(_link, prose)
-    prose = _STRONG.sub(lambda m: f"<b>{m.group(1) or m.group(2)}</b>", prose)
-    prose = _EMPHASIS.sub(lambda m: f"<i>{m.group(1) or m.group(2)}</i>", prose)
-    prose = _ESCAPE.sub(r"\1", prose)
-    return _KEPT.sub(lambda m: codes[int(m.group(1))], prose)
+    prose = md.STRONG.sub(lambda m: f"<b>{m.group(1) or m.group(2)}</b>", prose)
+    prose = md.EMPHASIS.sub(lambda m: f"<i>{m.group(1) or m.group(2)}</i>", prose)
+    prose = md.ESCAPE.sub(r"\1", prose)
+    return md.KEPT.sub(lambda m: codes[int(m.group(1))], prose)
 
 
 def _link(match: re.Match[str]) -> str:
@@ -64,8 +58,8 @@ def _cells(line: str) -> list[str]:
 
 def _table(lines: list[str]) -> str:
     """Table lines as an HTML table; the first row is a header when a separator line follows it."""
-    has_header = len(lines) > 1 and bool(_TABLE_SEPARATOR.match(lines[1]))
-    rows = [_cells(line) for line in lines if not _TABLE_SEPARATOR.match(line)]
+    has_header = len(lines) > 1 and bool(md.TABLE_SEPARATOR.match(lines[1]))
+    rows = [_cells(line) for line in lines if not md.TABLE_SEPARATOR.match(line)]
     out = []
     for n, row in enumerate(rows):
         tag = "th" if n == 0 and has_header else "td"
@@ -99,9 +93,9 @@ def markdown_html(text: str) -> str:
     i = 0
     while i < len(lines):
         line = lines[i]
-        if _FENCE.match(line):
+        if md.FENCE.match(line):
             flush()
-            end = next((j for j in range(i + 1, len(lines)) if _FENCE.match(lines[j])), len(lines))
+            end = next((j for j in range(i + 1, len(lines)) if md.FENCE.match(lines[j])), len(lines))
             out.append("<pre>" + html.escape("\n".join(lines[i + 1 : end])) + "</pre>")
             i = end + 1
             continue
@@ -118,7 +112,7 @@ def markdown_html(text: str) -> str:
         elif heading:
             flush()
             out.append(f"<p><b>{inline_html(heading.group(1))}</b></p>")
-        elif _RULE.match(line):
+        elif md.RULE.match(line):
             flush()
             out.append("<hr>")
         elif bullet:

@@ -4,19 +4,11 @@ from __future__ import annotations
 
 import re
 
-#: Inline markup, matched without backtracking across the line (each pattern stops at its own marker).
-_CODE = re.compile(r"(`+)([^`\n]+?)\1")
-#: Where a code span was kept aside while the prose around it lost its markup.
-_KEPT = re.compile(r"\x00(\d+)\x00")
-_STRONG = re.compile(r"\*\*([^*]+)\*\*|(?<![\w\\])__([^_]+)__(?!\w)")
-_EMPHASIS = re.compile(r"(?<![\w*\\])\*([^*\s](?:[^*]*[^*\s])?)\*(?![\w*])|(?<![\w\\])_([^_\s][^_]*)_(?!\w)")
+from quizzer.bank.generate import markdown_syntax as md
+
 _LINK = re.compile(r"!?\[([^\][\n]*)\]\(([^()\s]*)\)")
-_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^(\s*)[-*+]\s+(.*)$")
-_RULE = re.compile(r"^\s*([-*_])(\s*\1){2,}\s*$")
-_TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
 
 
 def inline_text(text: str) -> str:
@@ -34,17 +26,17 @@ def inline_text(text: str) -> str:
         codes.append(code.strip() if code.strip() else code)
         return f"\x00{len(codes) - 1}\x00"  # no markup character: bold around a code span still pairs
 
-    prose = _inline_prose(_CODE.sub(keep, text))
-    return _KEPT.sub(lambda m: codes[int(m.group(1))], prose) if codes else prose
+    prose = _inline_prose(md.CODE.sub(keep, text))
+    return md.KEPT.sub(lambda m: codes[int(m.group(1))], prose) if codes else prose
 
 
 def _inline_prose(text: str) -> str:
     if not any(c in text for c in "*_[\\"):
         return text
     text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2) else m.group(1), text)
-    text = _STRONG.sub(lambda m: m.group(1) or m.group(2), text)
-    text = _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), text)
-    return _ESCAPE.sub(r"\1", text)
+    text = md.STRONG.sub(lambda m: m.group(1) or m.group(2), text)
+    text = md.EMPHASIS.sub(lambda m: m.group(1) or m.group(2), text)
+    return md.ESCAPE.sub(r"\1", text)
 
 
 def _cells(line: str) -> list[str]:
@@ -70,8 +62,8 @@ def _cells(line: str) -> list[str]:
 
 def _table(lines: list[str]) -> list[str]:
     """Table rows aligned in columns, a rule under the header; numbers right-aligned."""
-    rows = [_cells(line) for line in lines if not _TABLE_SEPARATOR.match(line)]
-    has_header = len(lines) > 1 and bool(_TABLE_SEPARATOR.match(lines[1]))
+    rows = [_cells(line) for line in lines if not md.TABLE_SEPARATOR.match(line)]
+    has_header = len(lines) > 1 and bool(md.TABLE_SEPARATOR.match(lines[1]))
     width = max(len(r) for r in rows)
     rows = [r + [""] * (width - len(r)) for r in rows]
     widths = [max(len(r[c]) for r in rows) for c in range(width)]
@@ -125,7 +117,7 @@ def markdown_to_text(text: str) -> str:
     i, fenced = 0, False
     while i < len(lines):
         line = lines[i]
-        if _FENCE.match(line):
+        if md.FENCE.match(line):
             flush()
             fenced = not fenced
         elif fenced:
@@ -157,7 +149,7 @@ def _block_line(line: str) -> str | None:
     heading = _HEADING.match(line)
     if heading:
         return heading.group(2)
-    if _RULE.match(line):
+    if md.RULE.match(line):
         return None
     bullet = _BULLET.match(line)
     if bullet:
