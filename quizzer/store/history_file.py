@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from typing import Any
 
 from quizzer.core.record import Record
@@ -28,6 +27,7 @@ from quizzer.session.records import MODES, VERDICTS, Attempt, CardState, Session
 from quizzer.session.replay import check_card_json
 from quizzer.session.review_log import Entry
 from quizzer.store.rows import attempt_row, iso_utc, row_attempt
+from quizzer.store.sidefile import bounded_text
 
 FORMAT = "quizzer-history"
 VERSION = 1
@@ -81,14 +81,10 @@ def _card(card: CardState) -> dict[str, Any]:
 
 def read(path: str) -> HistoryFile:
     """The history file at ``path``; ValueError naming what is wrong and where; OSError if unreadable."""
-    if os.path.getsize(path) > MAX_BYTES:
-        raise ValueError(f"larger than {MAX_BYTES // 2**20} MiB: not a history file")
-    with open(path, "rb") as file:
-        data = file.read(MAX_BYTES + 1)
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start}): not a history file") from None
+        _, text = bounded_text(path, MAX_BYTES)
+    except ValueError as exc:
+        raise ValueError(f"{exc}: not a history file") from None
     try:
         doc = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:

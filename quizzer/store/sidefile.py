@@ -61,14 +61,7 @@ def read(path: str) -> tuple[str, list[Item]]:
     cannot be read)."""
     import hashlib  # here: only a session that finds a side file needs it
 
-    if os.path.getsize(path) > MAX_BYTES:
-        raise ValueError(f"larger than {MAX_BYTES // 2**20} MiB")
-    with open(path, "rb") as file:
-        data = file.read(MAX_BYTES + 1)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    data, text = bounded_text(path, MAX_BYTES)
     items: list[Item] = []
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():
@@ -77,6 +70,19 @@ def read(path: str) -> tuple[str, list[Item]]:
             except (ValueError, TypeError) as exc:  # json.JSONDecodeError is a ValueError
                 raise ValueError(f"line {number}: {exc}") from None
     return hashlib.sha256(data).hexdigest(), items
+
+
+def bounded_text(path: str, limit_bytes: int) -> tuple[bytes, str]:
+    """The file at ``path`` as bytes and UTF-8 text, at most ``limit_bytes`` read; ValueError saying it is
+    larger or not UTF-8 (where), OSError if it cannot be read."""
+    if os.path.getsize(path) > limit_bytes:
+        raise ValueError(f"larger than {limit_bytes // 2**20} MiB")
+    with open(path, "rb") as file:
+        data = file.read(limit_bytes + 1)
+    try:
+        return data, data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 def _item(obj: Any) -> Item:
