@@ -74,11 +74,9 @@ ALONE = {
 }
 
 
-def test_the_makefile_check_target_runs_quizzer_check(tmp_path: Path) -> None:
-    if shutil.which("make") is None:
-        pytest.fail("make is not installed: the pack's test command is a Makefile target")
-    pack = make_pack(tmp_path)
-    ran = subprocess.run(
+def make_check(pack: Path) -> subprocess.CompletedProcess[str]:
+    """`make check` in ``pack``, run by hand with this interpreter's quizzer."""
+    return subprocess.run(
         ["make", "check", f"QUIZZER={sys.executable} -m quizzer"],
         cwd=pack,
         env=ALONE,
@@ -87,6 +85,13 @@ def test_the_makefile_check_target_runs_quizzer_check(tmp_path: Path) -> None:
         timeout=300,
         check=False,
     )
+
+
+def test_the_makefile_check_target_runs_quizzer_check(tmp_path: Path) -> None:
+    if shutil.which("make") is None:
+        pytest.fail("make is not installed: the pack's test command is a Makefile target")
+    pack = make_pack(tmp_path)
+    ran = make_check(pack)
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert "check ." in ran.stdout
     assert "1 template, 100 instances checked" in ran.stdout
@@ -96,15 +101,7 @@ def test_the_makefile_check_target_runs_quizzer_check(tmp_path: Path) -> None:
     slip = text.replace('answer = "8 * weights_bytes', 'answer = "1 * weights_bytes')
     assert slip != text
     (pack / "my-pack.toml").write_text(slip, encoding="utf-8")
-    broken = subprocess.run(
-        ["make", "check", f"QUIZZER={sys.executable} -m quizzer"],
-        cwd=pack,
-        env=ALONE,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    broken = make_check(pack)
     assert broken.returncode != 0
     assert "inside the tolerance of the answer" in broken.stdout
 
