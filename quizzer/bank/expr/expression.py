@@ -77,7 +77,7 @@ _SHARED: dict[str, Expr] = {}
 class Expr:
     """A parsed, validated expression. ``names`` are the variables and functions it mentions."""
 
-    __slots__ = ("_run", "_tree", "_values", "calls", "kept", "names", "order", "size", "source")
+    __slots__ = ("_memo", "_run", "_tree", "calls", "names", "order", "size", "source")
 
     def __init__(self, source: str) -> None:
         if not isinstance(source, str) or not source.strip():
@@ -110,8 +110,7 @@ class Expr:
         self.order = tuple(sorted(self.names))
         # Made on the first ``remembered``: one C call giving the values of its names, and the values kept
         # by them (most expressions of a loaded bank are never evaluated).
-        self._values: Callable[[Mapping[str, Value]], tuple[Value, ...]] | None = None
-        self.kept: dict[tuple[Any, ...], Value] | None = None
+        self._memo: tuple[Callable[[Mapping[str, Value]], tuple[Value, ...]], dict[Any, Value]] | None = None
         # Parsed again and compiled on first need: a bank holds thousands of expressions and a session
         # evaluates those of the few templates it draws (the trees and closures were ~35 MiB of a bank).
         self._tree: Any = None
@@ -127,10 +126,9 @@ class Expr:
         the same types). Only for pure ``functions`` (the core's calculators, memoized themselves): the
         caller says so. The budget is charged as for an evaluation; a value is never kept for names it
         cannot key (a list) or lacks, and at most 2,048 are kept."""
-        get_values, kept = self._values, self.kept
-        if get_values is None or kept is None:
-            get_values = self._values = _values_of(self.order)
-            kept = self.kept = {}
+        if self._memo is None:
+            self._memo = (_values_of(self.order), {})
+        get_values, kept = self._memo
         try:
             values = get_values(env)
             key = (values, tuple(map(type, values)))
