@@ -32,6 +32,8 @@ class Record:
     _field_set: ClassVar[frozenset[str]] = frozenset()
     _defaults: ClassVar[dict[str, Any]] = {}
     _tail: ClassVar[tuple[tuple[str, Any], ...]] = ()
+    _count: ClassVar[int] = 0
+    _post_init: ClassVar[Any] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -53,11 +55,13 @@ class Record:
         cls._defaults = defaults
         first = next((i for i, name in enumerate(fields) if name in defaults), len(fields))
         cls._tail = tuple((name, defaults[name]) for name in fields[first:])  # the defaulted fields, in order
+        cls._count = len(fields)
+        cls._post_init = getattr(cls, "__post_init__", None)  # read once per class, not per object
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         fields = self._fields
-        if not kwargs and len(args) == len(fields):  # a fast path: every field positional
-            self.__dict__.update(zip(fields, args, strict=True))
+        if not kwargs and len(args) == self._count:  # a fast path: every field positional
+            self.__dict__.update(zip(fields, args, strict=False))  # the lengths are equal: checked above
         elif not kwargs and len(fields) - len(self._tail) <= len(args) < len(fields):  # the rest defaulted
             self.__dict__.update(zip(fields, args, strict=False))
             self.__dict__.update(self._tail[len(args) - len(fields) :])
@@ -79,9 +83,8 @@ class Record:
                         raise TypeError(f"{type(self).__name__} is missing the field {name!r}")
                     values[name] = self._defaults[name]
             self.__dict__.update(values)
-        post_init = getattr(self, "__post_init__", None)
-        if post_init is not None:
-            post_init()
+        if self._post_init is not None:
+            self._post_init()
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; use .replace({name}=...)")
