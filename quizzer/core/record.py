@@ -3,7 +3,8 @@
 ``import dataclasses`` pulls in ``inspect`` (and ``ast``, ``dis``, ``tokenize``): about 35 ms here, a third
 of the cold-start budget of `quizzer count` and `quizzer show`. Record keeps what the core needs of a frozen
 dataclass: fields from annotations with defaults, keyword or positional construction, ``__post_init__``,
-immutability, value equality and hashing, a readable repr and ``replace``.
+immutability, value equality and hashing, a readable repr and ``replace``; and, with ``slots=True``, no
+``__dict__`` per object (the bank's thousands of spec records: Variable, MistakeSpec, PartSpec...).
 """
 
 from __future__ import annotations
@@ -12,8 +13,28 @@ from itertools import pairwise
 from typing import Any, ClassVar, Self, dataclass_transform, get_origin
 
 
+class _RecordType(type):
+    """Record's metaclass: a class made with ``slots=True`` keeps its own fields in ``__slots__`` (no
+    ``__dict__`` per object: a bank holds thousands of its spec records), its defaults moved aside to
+    ``_slot_defaults`` (a slot and a class attribute cannot share a name)."""
+
+    def __new__(
+        mcls,
+        name: str,
+        bases: tuple[type, ...],
+        namespace: dict[str, Any],
+        slots: bool = False,
+        **kwargs: Any,
+    ) -> _RecordType:
+        if slots:
+            own = [n for n, a in namespace.get("__annotations__", {}).items() if not _is_class_var(a)]
+            namespace["_slot_defaults"] = {n: namespace.pop(n) for n in own if n in namespace}
+            namespace["__slots__"] = tuple(own)
+        return super().__new__(mcls, name, bases, namespace, **kwargs)
+
+
 @dataclass_transform(frozen_default=True)
-class Record:
+class Record(metaclass=_RecordType):
     """Base class of immutable value objects.
 
     >>> class Point(Record):
@@ -28,14 +49,16 @@ class Record:
     AttributeError: Point is immutable; use .replace(x=...)
     """
 
+    __slots__ = ()  # a subclass has a __dict__ unless made with ``slots=True``
     _fields: ClassVar[tuple[str, ...]] = ()
     _field_set: ClassVar[frozenset[str]] = frozenset()
     _defaults: ClassVar[dict[str, Any]] = {}
     _tail: ClassVar[tuple[tuple[str, Any], ...]] = ()
     _count: ClassVar[int] = 0
     _post_init: ClassVar[Any] = None
+    _slotted: ClassVar[bool] = False
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, slots: bool = False, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         fields: list[str] = []
         defaults: dict[str, Any] = {}
@@ -45,8 +68,10 @@ class Record:
                     continue
                 if name not in fields:
                     fields.append(name)
-                if name in vars(klass):
-                    defaults[name] = vars(klass)[name]
+                # a slotted class's defaults were moved aside (its own names are slot descriptors)
+                own = vars(klass).get("_slot_defaults", vars(klass))
+                if name in own:
+                    defaults[name] = own[name]
         for before, name in pairwise(fields):  # as a dataclass: caught at definition
             if before in defaults and name not in defaults:
                 raise TypeError(f"{cls.__name__}: the field {name!r} has no default but follows {before!r}")
@@ -57,10 +82,14 @@ class Record:
         cls._tail = tuple((name, defaults[name]) for name in fields[first:])  # the defaulted fields, in order
         cls._count = len(fields)
         cls._post_init = getattr(cls, "__post_init__", None)  # read once per class, not per object
+        cls._slotted = all("__slots__" in vars(k) for k in cls.__mro__ if k is not object)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         fields = self._fields
-        if not kwargs and len(args) == self._count:  # a fast path: every field positional
+        if self._slotted:
+            for name, value in self._given(args, kwargs).items():
+                object.__setattr__(self, name, value)
+        elif not kwargs and len(args) == self._count:  # a fast path: every field positional
             self.__dict__.update(zip(fields, args, strict=False))  # the lengths are equal: checked above
         elif not kwargs and len(fields) - len(self._tail) <= len(args) < len(fields):  # the rest defaulted
             self.__dict__.update(zip(fields, args, strict=False))
@@ -68,23 +97,29 @@ class Record:
         elif not args and kwargs.keys() == self._field_set:  # the other: every field by keyword
             self.__dict__.update(kwargs)
         else:
-            if len(args) > len(fields):
-                raise TypeError(f"{type(self).__name__} takes at most {len(fields)} positional arguments")
-            values = dict(zip(fields, args, strict=False))
-            for name, value in kwargs.items():
-                if name not in fields:
-                    raise TypeError(f"{type(self).__name__} has no field {name!r}")
-                if name in values:
-                    raise TypeError(f"{type(self).__name__} got {name!r} twice")
-                values[name] = value
-            for name in fields:
-                if name not in values:
-                    if name not in self._defaults:
-                        raise TypeError(f"{type(self).__name__} is missing the field {name!r}")
-                    values[name] = self._defaults[name]
-            self.__dict__.update(values)
+            self.__dict__.update(self._given(args, kwargs))
         if self._post_init is not None:
             self._post_init()
+
+    def _given(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+        """Every field's value from positional ``args``, keyword ``kwargs`` and the defaults (TypeError
+        naming what does not fit)."""
+        fields = self._fields
+        if len(args) > len(fields):
+            raise TypeError(f"{type(self).__name__} takes at most {len(fields)} positional arguments")
+        values = dict(zip(fields, args, strict=False))
+        for name, value in kwargs.items():
+            if name not in self._field_set:
+                raise TypeError(f"{type(self).__name__} has no field {name!r}")
+            if name in values:
+                raise TypeError(f"{type(self).__name__} got {name!r} twice")
+            values[name] = value
+        for name in fields:
+            if name not in values:
+                if name not in self._defaults:
+                    raise TypeError(f"{type(self).__name__} is missing the field {name!r}")
+                values[name] = self._defaults[name]
+        return values
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; use .replace({name}=...)")
@@ -106,6 +141,11 @@ class Record:
     def __repr__(self) -> str:
         inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
         return f"{type(self).__name__}({inner})"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its class and field values (made again as written: a slotted record's slots cannot
+        be set from outside)."""
+        return type(self), self._values()
 
     def replace(self, **changes: Any) -> Self:
         """A copy with some fields changed (validated again by ``__post_init__``)."""

@@ -31,7 +31,7 @@ def finite(name: str, value: object) -> None:
         raise SpecError(f"{name} ({value!r}) must be a finite number")
 
 
-class Tolerance(Record):
+class Tolerance(Record, slots=True):
     """How far from the expected value an answer may be and still be correct.
 
     Attributes:

@@ -50,3 +50,44 @@ def test_fields_are_kept_in_order_with_their_defaults() -> None:
     assert Point(1).as_dict() == {"x": 1, "y": 0, "z": 5}
     with pytest.raises(TypeError, match="missing the field 'x'"):
         Point()
+
+
+class _Slotted(Record, slots=True):
+    x: int
+    y: str = "b"
+
+
+class _SlottedChild(_Slotted, slots=True):
+    z: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.z < 0:
+            raise ValueError("z < 0")
+
+
+def test_a_slotted_record_keeps_no_dict_and_behaves_as_any_other() -> None:
+    r = _Slotted(1)
+    assert not hasattr(r, "__dict__")
+    assert (r.x, r.y) == (1, "b")
+    assert r == _Slotted(x=1, y="b")
+    assert r != _Slotted(2)
+    assert hash(r) == hash(_Slotted(1, "b"))
+    assert r.replace(y="c") == _Slotted(1, "c")
+    assert repr(r) == "_Slotted(x=1, y='b')"
+    with pytest.raises(AttributeError, match="immutable"):
+        r.x = 2  # type: ignore[misc]
+    with pytest.raises(TypeError, match="missing the field 'x'"):
+        _Slotted()  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="no field 'w'"):
+        _Slotted(1, w=2)  # type: ignore[call-arg]
+
+
+def test_a_slotted_child_has_its_parents_fields_defaults_and_post_init() -> None:
+    c = _SlottedChild(3)
+    assert not hasattr(c, "__dict__")
+    assert c.as_dict() == {"x": 3, "y": "b", "z": 0.5}
+    with pytest.raises(ValueError, match="z < 0"):
+        _SlottedChild(3, z=-1.0)
+    import pickle
+
+    assert pickle.loads(pickle.dumps(c)) == c

@@ -22,7 +22,7 @@ ANSWER_KEYS = {"expr", "unit", "tolerance", "display", "dtype", "layers", "layer
 MISTAKE_KEYS = {"answer", "family", "feedback", "name", "title", "when"}
 
 
-class MistakeSpec(Record):
+class MistakeSpec(Record, slots=True):
     """A known wrong answer (an expression) and the feedback a student who gives it gets."""
 
     name: str

@@ -84,12 +84,12 @@ PART_KEYS = {
 CONTEXT_KEYS = ("dtype", "layers", "layers_label", "per_layer")
 
 
-class Reference(Record):
+class Reference(Record, slots=True):
     title: str
     url: str
 
 
-class PartSpec(Record):
+class PartSpec(Record, slots=True):
     """One part of a template's question, validated; its expressions are parsed once, here.
 
     Part 1 is the main question, written at the template's top level; part ``k`` >= 2 is the ``k - 1``-th
@@ -147,7 +147,7 @@ class PartSpec(Record):
         return f"answer.{key}" if self.number == 1 else key
 
 
-class Template(Record):
+class Template(Record, slots=True):
     """A validated template: what every instance shares, and its parts (part 1, the main question, first).
 
     ``memory_aid`` holds every part of its text (joined by blank lines); ``memory_aid_parts`` keeps them

@@ -15,14 +15,14 @@ FOLLOW_UP_KEYS = {"question", "answer", "when"}
 NEED_KEYS = {"holds", "why"}
 
 
-class TextPart(Record):
+class TextPart(Record, slots=True):
     """One part of a teaching text; shown only where ``when`` holds (always without one)."""
 
     text: str
     when: Expr | None = None
 
 
-class FollowUp(Record):
+class FollowUp(Record, slots=True):
     """A question to think about after the answer, with its answer; left out where ``when`` is false."""
 
     question: str
@@ -30,14 +30,14 @@ class FollowUp(Record):
     when: Expr | None = None
 
 
-class OmissionOk(Record):
+class OmissionOk(Record, slots=True):
     """A step the omission lint may find left out without harm (``step`` as the lint names it), and why."""
 
     step: str
     why: str
 
 
-class Need(Record):
+class Need(Record, slots=True):
     """What a draw must satisfy for the question to make sense (``holds``, an expression), and why: a text
     that speaks of sharding needs more than one GPU. A draw that breaks it is a finding of the check."""
 
@@ -45,7 +45,7 @@ class Need(Record):
     why: str
 
 
-class SameAsOk(Record):
+class SameAsOk(Record, slots=True):
     """An earlier part whose answer this part's may equal by design (``part``, its number), and why: a
     per-GPU figure that is the total when nothing is sharded, a share that is the same under two readings."""
 
@@ -53,7 +53,7 @@ class SameAsOk(Record):
     why: str
 
 
-class NumberOk(Record):
+class NumberOk(Record, slots=True):
     """A number the template's teaching texts may write out (``number`` as written: a year, a model's
     size in its name, a figure quoted from a paper), and why it is no hand-written result."""
 

@@ -32,7 +32,7 @@ NAME_RE = re.compile(r"^[a-z_][a-z0-9_]*$")
 PART_NAME_RE = re.compile(r"^part([0-9]+)$")
 
 
-class Variable(Record):
+class Variable(Record, slots=True):
     """One template variable: how it is drawn (``kind`` and ``spec``) and how it is shown."""
 
     name: str
