@@ -291,8 +291,11 @@ class Bank:
         self._valid[template_id] = template
         return template
 
-    def generate(self, template_id: str, seed: int, overrides: Mapping[str, Any] | None = None) -> Instance:
-        """The instance ``template_id#seed``, deterministic for a seed; ``overrides`` fix variables.
+    def generate(
+        self, template_id: str, seed: int, overrides: Mapping[str, Any] | None = None, *, lazy: bool = False
+    ) -> Instance:
+        """The instance ``template_id#seed``, deterministic for a seed; ``overrides`` fix variables; with
+        ``lazy``, the rest of it made on first need (``render.generate``; ``completed`` makes it).
 
         Raises TemplateError when the template cannot make this instance (a failed evaluation, the
         evaluation budget spent...); without overrides the failure is kept and listed by ``problems``.
@@ -301,10 +304,19 @@ class Bank:
 
         template = self.get(template_id)
         try:
-            return generate(template, seed, overrides)
+            return generate(template, seed, overrides, lazy=lazy)
         except TemplateError as exc:
             if not overrides:
                 self._failed.setdefault(template_id, exc)
+            raise
+
+    def completed(self, instance: Instance) -> Instance:
+        """``instance`` with every field made (a lazy one's rest); a TemplateError making it is kept, as
+        ``generate``'s are, and raised."""
+        try:
+            return instance.complete()
+        except TemplateError as exc:
+            self._failed.setdefault(instance.template_id, exc)
             raise
 
     def why_missing(self, template_id: str) -> TemplateError | None:

@@ -86,9 +86,11 @@ class ModelBank(Bank):
     def templates(self) -> list[Template]:
         return [self.get(tid) for tid in self.posed()]
 
-    def generate(self, template_id: str, seed: int, overrides: Mapping[str, Any] | None = None) -> Instance:
+    def generate(
+        self, template_id: str, seed: int, overrides: Mapping[str, Any] | None = None, *, lazy: bool = False
+    ) -> Instance:
         if template_id not in self._variable:
-            return Bank.generate(self, template_id, seed, overrides)
+            return Bank.generate(self, template_id, seed, overrides, lazy=lazy)
         return posed_for(self, template_id, seed, self.model, overrides)
 
 

@@ -2,13 +2,92 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Generic, TypeVar, overload
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Generic, Self, TypeVar, overload
 
 from quizzer.core.record import Record
 from quizzer.core.trace import Step
 from quizzer.grading.grade import Tolerance
 
 T = TypeVar("T")
+
+
+class Later(Record):
+    """The base of Part and Instance: some fields may be made on first need (``lazy``).
+
+    A lazy object holds the fields it was made with and a function making the rest; the first read of a
+    field it lacks (``_Later``) runs that function once and keeps what it made. Everything that reads
+    every field (equality, repr, ``as_dict``, ``replace``) makes them first; ``complete`` does so
+    explicitly (and raises what making them raises: a TemplateError naming the field).
+    """
+
+    #: The fields a lazy object may be made without.
+    LATER: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def lazy(cls, known: Mapping[str, Any], rest: Callable[[], Mapping[str, Any]], lock: Any) -> Self:
+        """An object with the fields ``known`` and the others of ``LATER`` from ``rest()`` on first need,
+        made under ``lock`` (shared by the objects of one instance: one makes another's fields)."""
+        made = cls.__new__(cls)
+        made.__dict__.update(known)
+        made.__dict__["_rest"] = (rest, lock)
+        return made
+
+    def complete(self) -> Self:
+        """The object itself, every field made (from now on read as any other's)."""
+        self._make_rest()
+        return self
+
+    def _make_rest(self) -> None:
+        pending = self.__dict__.get("_rest")
+        if pending is None:
+            return
+        with pending[1]:
+            pending = self.__dict__.get("_rest")
+            if pending is None:  # made meanwhile by another thread
+                return
+            rest, lock = pending
+            if isinstance(rest, Exception):  # it failed before: the state it left is not made again
+                raise rest
+            try:
+                made = rest()
+            except Exception as exc:
+                self.__dict__["_rest"] = (exc, lock)
+                raise
+            self.__dict__.update(made)
+            del self.__dict__["_rest"]
+
+    @property
+    def is_complete(self) -> bool:
+        """Whether every field is made (always, for an object made whole)."""
+        return "_rest" not in self.__dict__
+
+
+class _Later:
+    """A field of ``LATER`` read on an object that lacks it: the object's other fields made, then read."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, owner_object: Later | None, owner: type) -> Any:
+        if owner_object is None:
+            return self
+        owner_object._make_rest()
+        return owner_object.__dict__[self.name]
+
+
+def _later_fields(cls: type[Later]) -> type[Later]:
+    """Install a ``_Later`` for each of ``cls.LATER`` (after the class is made: a class attribute of a
+    field's name would be read as its default)."""
+    for name in cls.LATER:
+        setattr(cls, name, _Later(name))
+    return cls
+
+
+def new_lock() -> Any:
+    """The lock the lazy objects of one instance share (reentrant: making the instance makes part 1)."""
+    return threading.RLock()
 
 
 class MistakeValue(Record):
@@ -23,7 +102,7 @@ class MistakeValue(Record):
     """The slip family it is ("kv-pair", "dtype", ...): the template's, else "own"."""
 
 
-class Part(Record):
+class Part(Later):
     """One part of a generated question: what it asks, its answer and how it is graded and explained.
 
     Part 1 is the main question. A later part's ``value`` is computed from the true values of the earlier
@@ -63,6 +142,8 @@ class Part(Record):
     masked_prompt: str = ""
     """The prompt with every ``{partK}`` shown as "(your answer to part K)": nothing of an earlier answer."""
 
+    LATER: ClassVar[tuple[str, ...]] = ("mistakes", "derivation", "explanation", "tldr", "nudges")
+
 
 class _PartOne(Generic[T]):
     """A field of part 1 read through its instance: ``instance.value`` is ``instance.parts[0].value``."""
@@ -75,10 +156,10 @@ class _PartOne(Generic[T]):
     @overload
     def __get__(self, instance: Instance, owner: type) -> T: ...
     def __get__(self, instance: Instance | None, owner: type) -> Any:
-        return self if instance is None else getattr(instance.parts[0], self.name)
+        return self if instance is None else getattr(instance.main, self.name)
 
 
-class Instance(Record):
+class Instance(Later):
     """One generated question: everything needed to ask it, grade it and explain it.
 
     ``parts`` holds every part, part 1 first; the main question's fields are read through the instance
@@ -106,15 +187,21 @@ class Instance(Record):
     warnings: tuple[str, ...] = ()
     """One line per constraint a user's own numbers break ("outside this template's usual range: ...")."""
 
+    LATER: ClassVar[tuple[str, ...]] = ("parts", "memory_aid", "follow_ups")
+    """A lazy instance (``generate(..., lazy=True)``) has part 1 (``main``), its count of parts, the
+    conventions and the warnings; the later parts, memory aid and follow-ups are made on first need."""
+
     @property
     def part_count(self) -> int:
         """How many parts the question has (1 for a question of one part)."""
-        return len(self.parts)
+        count = self.__dict__.get("_count")
+        return count if count is not None else len(self.parts)
 
     @property
     def main(self) -> Part:
         """Part 1: the main question."""
-        return self.parts[0]
+        main = self.__dict__.get("_main")
+        return main if main is not None else self.parts[0]
 
     @property
     def later_parts(self) -> tuple[Part, ...]:
@@ -141,4 +228,7 @@ class Instance(Record):
     per_layer: ClassVar[_PartOne[bool]] = _PartOne()
 
 
-__all__ = ["Instance", "MistakeValue", "Part"]
+_later_fields(Part)
+_later_fields(Instance)
+
+__all__ = ["Instance", "Later", "MistakeValue", "Part", "new_lock"]

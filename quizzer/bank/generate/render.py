@@ -21,9 +21,10 @@ from quizzer.bank.expr.text import (
 from quizzer.bank.generate.derivation import derive, gradable, variable_labels
 from quizzer.bank.generate.draw import _evaluate as evaluate
 from quizzer.bank.generate.draw import draw, draw_part, expand, n_layers_in
-from quizzer.bank.generate.instance import Instance, MistakeValue, Part
+from quizzer.bank.generate.instance import Instance, MistakeValue, Part, new_lock
 from quizzer.bank.generate.tolerance import tolerance_text
 from quizzer.bank.limits import MAX_TEXT_CHARS
+from quizzer.bank.read.answer_fields import MistakeSpec
 from quizzer.bank.read.names import calculators
 from quizzer.bank.read.overrides import split_overrides
 from quizzer.bank.read.schema import PartSpec, Template
@@ -64,7 +65,12 @@ def masked(text: str) -> str:
 
 
 def generate(
-    template: Template, seed: int, overrides: Mapping[str, Any] | None = None, budget: Budget | None = None
+    template: Template,
+    seed: int,
+    overrides: Mapping[str, Any] | None = None,
+    budget: Budget | None = None,
+    *,
+    lazy: bool = False,
 ) -> Instance:
     """The instance of ``template`` for ``seed`` (deterministic); ``overrides`` fix some of part 1's
     variables.
@@ -75,11 +81,17 @@ def generate(
     naming the field for anything the template asks that cannot be done: a failed evaluation (a calculator
     refusing the values), a spent ``budget`` (default: ``MAX_EVAL_STEPS``), a mistake that is not a
     number, a value that cannot be shown, texts beyond ``MAX_TEXT_CHARS`` in all.
+
+    With ``lazy``, what a question shows first is made now (part 1's prompt, value, display and tolerance
+    sentence, the conventions), the rest on first need (``Instance.LATER``, ``Part.LATER``: the later
+    parts, the derivation and teaching texts, the mistakes' feedback), and a TemplateError about the rest
+    is raised when it is made: ``complete()`` makes it at a moment of the caller's choosing.
     """
     budget = budget or Budget()
     by_part = split_overrides(template, overrides or {})
     env, broken = draw(template, random.Random(f"{template.id}#{seed}"), by_part.get(1, {}), budget)
-    return _rendered(template, seed, env, broken, by_part, budget)
+    instance = _rendered(template, seed, env, broken, by_part, budget)
+    return instance if lazy else instance.complete()
 
 
 def instances(template: Template, seeds: Iterable[int]) -> Iterator[tuple[int, Instance, bool]]:
@@ -108,7 +120,7 @@ def _instance(
         key = repr([env[var.name] for var in template.main.variables])
         if key in drawn:
             return drawn[key].replace(id=f"{template.id}#{seed}", seed=seed), True
-        instance = _rendered(template, seed, env, broken, {}, budget)
+        instance = _rendered(template, seed, env, broken, {}, budget).complete()
     else:
         instance = generate(template, seed, budget=budget)
         key = repr([part.variables for part in instance.parts])
@@ -127,42 +139,50 @@ def _rendered(
     budget: Budget,
 ) -> Instance:
     """The instance of ``template`` for ``seed`` from part 1's draw (``env``, the constraints it breaks):
-    each later part drawn, then every part rendered."""
-    broken_parts: list[str] = []
+    part 1 rendered, the template's conventions; on first need (``Instance.LATER``) the rest of part 1,
+    the memory aid and follow-ups, then each later part drawn and rendered, in that order."""
     scope = _Scope(template, env, budget)
-    parts: list[Part] = []
-    shared: dict[str, Any] = {}
-    for spec in template.parts:
-        if spec.number == 1:
-            own = {v.name: env[v.name] for v in spec.variables}
-        else:
+    lock = new_lock()
+    first = _Renderer(template, template.main, scope)
+    main = first.render({v.name: env[v.name] for v in template.main.variables}, lock)
+    conventions = first.conventions(main.tolerance_text)
+    broken_parts: list[str] = []
+
+    def rest() -> dict[str, Any]:
+        parts = [main.complete()]
+        teaching = first.teaching()
+        scope.answered(1, main)
+        for spec in template.parts[1:]:
             rng = random.Random(f"{template.id}#{seed}#part{spec.number}")
             own, part_broken = draw_part(template, spec, rng, scope.env, budget, by_part.get(spec.number, {}))
-            broken_parts += [f"{c.source} (part {spec.number})" for c in part_broken]
-        renderer = _Renderer(template, spec, scope)
-        part = renderer.render(own)
-        if spec.number == 1:  # the template's texts, with part 1's names
-            shared = renderer.template_texts(part.tolerance_text)
-        parts.append(part)
-        scope.answered(spec.number, part)
-    return Instance(
-        id=f"{template.id}#{seed}",
-        template_id=template.id,
-        seed=seed,
-        title=template.title,
-        topic=template.topic,
-        difficulty=template.difficulty,
-        kind=template.kind,
-        minutes=template.minutes,
-        variables={v.name: env[v.name] for v in template.main.variables},
-        conventions=shared["conventions"],
-        memory_aid=shared["memory_aid"],
-        follow_ups=shared["follow_ups"],
-        references=tuple((r.title, r.url) for r in template.references),
-        n_layers=n_layers_in(env),
-        parts=tuple(parts),
-        warnings=tuple(OUTSIDE_RANGE + c for c in [c.source for c in broken] + broken_parts),
-    )
+            broken_parts.extend(f"{c.source} (part {spec.number})" for c in part_broken)
+            part = _Renderer(template, spec, scope).render(own, lock).complete()
+            parts.append(part)
+            scope.answered(spec.number, part)
+        return {"parts": tuple(parts), **teaching}
+
+    known: dict[str, Any] = {
+        "id": f"{template.id}#{seed}",
+        "template_id": template.id,
+        "seed": seed,
+        "title": template.title,
+        "topic": template.topic,
+        "difficulty": template.difficulty,
+        "kind": template.kind,
+        "minutes": template.minutes,
+        "variables": {v.name: env[v.name] for v in template.main.variables},
+        "conventions": conventions,
+        "references": tuple((r.title, r.url) for r in template.references),
+        "n_layers": n_layers_in(env),
+        "warnings": tuple(OUTSIDE_RANGE + c.source for c in broken),
+        "_main": main,
+        "_count": len(template.parts),
+    }
+    if any(number > 1 for number in by_part):  # a later part's own numbers may break its constraints:
+        made = rest()  # the warnings name them, so the parts are drawn now
+        known["warnings"] += tuple(OUTSIDE_RANGE + c for c in broken_parts)
+        return Instance(**{k: v for k, v in known.items() if not k.startswith("_")}, **made)
+    return Instance.lazy(known, rest, lock)
 
 
 def grade_context(question: Part) -> GradeContext:
@@ -217,6 +237,7 @@ class _Renderer:
         self.env = scope.env
         self.fns = calculators()
         self.shown: dict[str, Any] = dict(scope.env)
+        self._derived: tuple[tuple[Step, ...], str] | None = None
 
     def fail(self, field: str, message: str) -> TemplateError:
         return TemplateError(self.template.path, self.template.id, self.spec.field(field), message)
@@ -231,6 +252,8 @@ class _Renderer:
         return any("bare number" in c.lower() and "percent" in c.lower() for c in shown)
 
     def text(self, source: str, field: str, hide: bool = False) -> str:
+        if "{derivation" in source and self._derived is None:  # a text showing the derivation: made first
+            self.derivation()
         if hide:
             source = masked(source)
         if "{part" in source:  # most texts show no earlier answer: no pattern to run
@@ -262,11 +285,13 @@ class _Renderer:
         joined = "\n\n".join(self.text(p.text, f"{key}[{i}].text").strip("\n") for i, p in kept)
         return joined, [p for _, p in kept]
 
-    def render(self, own: dict[str, Any]) -> Part:
-        """The part, its own variables ``own`` drawn: the answer and derivation first, then the figures
-        that tell the answer from its mistakes, then the texts (which may show both)."""
+    def render(self, own: dict[str, Any], lock: Any) -> Part:
+        """The part, its own variables ``own`` drawn: what a question shows now (the answer's value, the
+        figures that tell it from its mistakes, the tolerance sentence and the prompt: the figures need the
+        mistakes' values), and on first need (``Part.LATER``, under ``lock``) the derivation, the
+        explanation, the mistakes' feedback, the TL;DR and the nudges."""
         spec = self.spec
-        value, derivation, table = self.answer()
+        value = self.number(spec.answer, "answer.expr")
         chosen = [
             (i, m, self.number(m.expr, f"mistakes[{i}].answer"))
             for i, m in enumerate(spec.mistakes)
@@ -284,6 +309,43 @@ class _Renderer:
             self.shown["answer"] = answer_display(value, spec.unit, spec.display, figures)
         except (ValueError, ArithmeticError) as exc:
             raise self.fail("answer.expr", f"cannot be shown: {exc}") from None
+        stated = tolerance_text(
+            spec.tolerance,
+            kind=self.template.kind,
+            unit=spec.unit,
+            value=value,
+            figures=figures,
+            display_unit=spec.display,
+            per_unit=per_unit,
+        )
+        if spec.display == "%" and not self._says_bare_percent(spec):
+            stated += " A bare number is read as a percentage (52 means 52%)."
+        prompt = self.text(spec.prompt, "prompt")
+        known = {
+            "number": spec.number,
+            "prompt": prompt,
+            "value": value,
+            "unit": spec.unit,
+            "display": self.shown["answer"],
+            "display_unit": spec.display,
+            "tolerance": spec.tolerance,
+            "tolerance_text": stated,
+            "needed_figures": figures,
+            "carry": spec.carry,
+            "variables": own,
+            "dtype": dtype,
+            "layers": layers,
+            "layers_label": layers_label,
+            "per_layer": spec.per_layer,
+            "masked_prompt": prompt if spec.number == 1 else self.text(spec.prompt, "prompt", hide=True),
+        }
+        return Part.lazy(known, lambda: self.rest(chosen), lock)
+
+    def rest(self, chosen: list[tuple[int, MistakeSpec, int | float]]) -> dict[str, Any]:
+        """The fields of ``Part.LATER``: the derivation, the explanation (the derivation's table after it
+        unless it shows ``{derivation}``), the ``chosen`` mistakes with their feedback, TL;DR, nudges."""
+        spec = self.spec
+        derivation, table = self.derivation()
         explanation, kept = self.joined("explanation", spec.explanation_parts)
         if not any("{derivation}" in p.text for p in kept):
             explanation = f"{explanation.rstrip()}\n\n{table}"
@@ -297,62 +359,39 @@ class _Renderer:
             )
             for i, m, v in chosen
         )
-        stated = tolerance_text(
-            spec.tolerance,
-            kind=self.template.kind,
-            unit=spec.unit,
-            value=value,
-            figures=figures,
-            display_unit=spec.display,
-            per_unit=per_unit,
-        )
-        if spec.display == "%" and not self._says_bare_percent(spec):
-            stated += " A bare number is read as a percentage (52 means 52%)."
-        prompt = self.text(spec.prompt, "prompt")
-        return Part(
-            number=spec.number,
-            prompt=prompt,
-            value=value,
-            unit=spec.unit,
-            display=self.shown["answer"],
-            display_unit=spec.display,
-            tolerance=spec.tolerance,
-            tolerance_text=stated,
-            needed_figures=figures,
-            mistakes=mistakes,
-            derivation=derivation,
-            explanation=explanation,
-            tldr=self.joined("tldr", spec.tldr_parts)[0] if spec.tldr_parts else "",
-            nudges=tuple(self.text(n, f"nudges[{i}]") for i, n in enumerate(spec.nudges)),
-            carry=spec.carry,
-            variables=own,
-            dtype=dtype,
-            layers=layers,
-            layers_label=layers_label,
-            per_layer=spec.per_layer,
-            masked_prompt=prompt if spec.number == 1 else self.text(spec.prompt, "prompt", hide=True),
-        )
+        return {
+            "mistakes": mistakes,
+            "derivation": derivation,
+            "explanation": explanation,
+            "tldr": self.joined("tldr", spec.tldr_parts)[0] if spec.tldr_parts else "",
+            "nudges": tuple(self.text(n, f"nudges[{i}]") for i, n in enumerate(spec.nudges)),
+        }
 
-    def answer(self) -> tuple[int | float, tuple[Step, ...], str]:
-        """The answer, its derivation and the derivation as a table (which the texts may show)."""
-        spec = self.spec
-        field = spec.field("answer.expr")
-        value, derivation = derive(
-            self.template, spec.answer, spec.unit, self.env, self.scope.labels, field, self.scope.budget
-        )
-        try:
-            table = derivation_table(derivation)
-        except (ValueError, ArithmeticError) as exc:
-            raise self.fail("answer.expr", f"cannot be shown: {exc}") from None
-        self.shown["derivation"] = table  # the answer joins it once its figures are known
-        self.scope.left -= len(table)
-        return value, derivation, table
+    def derivation(self) -> tuple[tuple[Step, ...], str]:
+        """The answer's derivation and its table (which the texts may show), made once; its evaluation is
+        not charged to the budget again (the answer's value was)."""
+        if self._derived is None:
+            spec = self.spec
+            field = spec.field("answer.expr")
+            _, derivation = derive(self.template, spec.answer, spec.unit, self.env, self.scope.labels, field)
+            try:
+                table = derivation_table(derivation)
+            except (ValueError, ArithmeticError) as exc:
+                raise self.fail("answer.expr", f"cannot be shown: {exc}") from None
+            self.shown["derivation"] = table  # the answer joins it once its figures are known
+            self.scope.left -= len(table)
+            self._derived = (derivation, table)
+        return self._derived
 
-    def template_texts(self, stated: str) -> dict[str, Any]:
-        """The template's own texts, rendered with this part's names (part 1's): its conventions (then the
-        tolerance sentence ``stated``), memory aid and follow-ups whose conditions hold."""
+    def conventions(self, stated: str) -> tuple[str, ...]:
+        """The template's conventions rendered with this part's names (part 1's), then the tolerance
+        sentence ``stated``."""
         template = self.template
-        conventions = tuple(self.text(c, f"conventions[{i}]") for i, c in enumerate(template.conventions))
+        return (*(self.text(c, f"conventions[{i}]") for i, c in enumerate(template.conventions)), stated)
+
+    def teaching(self) -> dict[str, Any]:
+        """The template's memory aid and the follow-ups whose conditions hold, with this part's names."""
+        template = self.template
         aid = template.memory_aid_parts
         follow_ups = tuple(
             (
@@ -362,11 +401,7 @@ class _Renderer:
             for i, f in enumerate(template.follow_ups)
             if self.holds(f.when, f"follow_ups[{i}].when")
         )
-        return {
-            "conventions": (*conventions, stated),
-            "memory_aid": self.joined("memory_aid", aid)[0] if aid else "",
-            "follow_ups": follow_ups,
-        }
+        return {"memory_aid": self.joined("memory_aid", aid)[0] if aid else "", "follow_ups": follow_ups}
 
     def dtype(self) -> str | None:
         """The dtype the answer counts bytes of: the part's ``dtype``, else the ``dtype`` variable."""
