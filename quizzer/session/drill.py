@@ -60,6 +60,7 @@ class DrillSession:
         progress: Mapping[str, TemplateProgress] | None = None,
         plan: Sequence[str] = (),
         only: Sequence[str] = (),
+        lazy: bool = False,
     ) -> None:
         if order not in ORDERS:
             raise ValueError(f"unknown order {order!r}: one of {', '.join(ORDERS)}")
@@ -76,6 +77,8 @@ class DrillSession:
             kept = set(only)
             self._candidates = [t for t in self._candidates if t in kept]
         self.seed = seed
+        self.lazy = lazy
+        """Questions are drawn lazily (``Bank.generate``): the caller makes the rest (``completed``)."""
         self._rng = random.Random(seed)
         self._clock = clock
         self._wall = wall or (lambda: 0.0)
@@ -147,7 +150,7 @@ class DrillSession:
                 continue
             seed = self._rng.randrange(1_000_000) if first_seed is None else first_seed
             try:
-                instance = self._bank.generate(template_id, seed)
+                instance = self._bank.generate(template_id, seed, lazy=self.lazy)
                 self._last = template_id
                 return instance
             except TemplateError:  # no instance can be made of it; the bank keeps the problem
@@ -225,6 +228,24 @@ class DrillSession:
         and ``next`` moves on."""
         self.turn.skip()
         return self.instance
+
+    def completed(self) -> TemplateError | None:
+        """Make the rest of the current question (a lazy one's later parts and teaching texts): None once
+        made; else the error, its template dropped from this drill (when another remains: then the caller
+        asks ``next``; the only one's error is for the caller to show)."""
+        try:
+            self._bank.completed(self.instance)
+        except TemplateError as exc:
+            template_id = self.instance.template_id
+            if len(self._candidates) > 1 and template_id in self._candidates:
+                self._candidates.remove(template_id)
+            return exc
+        return None
+
+    @property
+    def has_others(self) -> bool:
+        """Another template than the current question's can be drawn."""
+        return any(t != self.instance.template_id for t in self._candidates)
 
     def next(self) -> Instance:
         """A fresh question (the parts of an open one not yet answered are left unrecorded)."""

@@ -167,6 +167,7 @@ class AppModes(AppServices):
                 progress=progress,
                 plan=options.plan,
                 only=options.only,
+                lazy=True,  # its prompt painted first; the panel makes the rest once it is (``completed``)
             )
         except KeyError:
             self.notify(f"No template has the id {options.template_id!r}.", severity="warning", markup=False)

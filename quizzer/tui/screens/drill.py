@@ -83,6 +83,23 @@ class DrillScreen(Screen[None]):
             return self.session.done and bool(self.session.instance.references)
         return True
 
+    @on(QuestionPanel.Unmade)
+    def unmade(self, event: QuestionPanel.Unmade) -> None:
+        """The question on screen could not be made whole: say why, and ask another (its template left
+        out of this drill), or, when it was the drill's only template, go back."""
+        event.stop()
+        only = self.session.completed() is not None and not self.session.has_others
+        self.notify(
+            f"{event.error}",
+            title="This question could not be made" + ("" if only else ": here is another"),
+            severity="error",
+            markup=False,
+        )
+        if only:
+            self.dismiss()
+        else:
+            self.action_next()
+
     @on(QuestionPanel.Graded)
     def graded(self, event: QuestionPanel.Graded) -> None:
         self.update_side()

@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
+from quizzer.bank.errors import TemplateError
 from quizzer.bank.generate.render import Instance
 from quizzer.grading.grade import Verdict
 from quizzer.session.chain import Question, part_of
@@ -59,6 +60,14 @@ class QuestionPanel(Vertical):
     class Painted(Message):
         """The question asked (a question, or a chain's next part) is on screen: the refresh after its
         prompt was mounted has run."""
+
+    class Unmade(Message):
+        """The rest of the question on screen (a lazy instance's later parts and teaching texts, made
+        once it is painted) could not be made: ``error`` says why; nothing of it is graded."""
+
+        def __init__(self, error: TemplateError) -> None:
+            super().__init__()
+            self.error = error
 
     class Graded(Message):
         """The turn's answer was graded (never sent for an unreadable answer)."""
@@ -124,6 +133,19 @@ class QuestionPanel(Vertical):
         self.mount(strip, after=self.query_one(".status-bar"))
         self.body.mount(hints, feedback, after=self.query_one(".chain"))
         self.query_one(".answer-bar").mount(verdict, extra, before=self.query_one(".reading"))
+
+    def _made(self) -> bool:
+        """Make the rest of the question on screen, if it was drawn lazily (a drill's: its prompt is
+        painted first); False, having said so (``Unmade``), when it cannot be made."""
+        if self.instance is None or self.instance.is_complete:
+            return True
+        try:
+            self.instance.complete()
+        except TemplateError as exc:
+            self.answer_box.disabled = True  # nothing of it can be graded
+            self.post_message(self.Unmade(exc))
+            return False
+        return True
 
     def _hide_parts(self) -> None:
         """Hide the hints, the explanation and the verdict (if mounted yet)."""
@@ -242,6 +264,8 @@ class QuestionPanel(Vertical):
                 if self.turn is not None:
                     self.turn.shown()  # its time starts now
                 self.post_message(self.Painted())
+                if not self._made():
+                    return
                 self._parts()
                 if self.grades:  # after the question is painted and its box takes keys: rich's Markdown
                     self.call_after_refresh(self.prepare_feedback)  # and pygments load here, ~50-90 ms
