@@ -12,6 +12,27 @@ import sys
 import time
 
 
+def drill_view(instance: object) -> tuple[object, ...]:
+    """What the drill screen reads to paint a question (its meta line, prompt and conventions, the last
+    one the tolerance sentence) and the answer it grades against: the fields of "what a drill shows"."""
+    return tuple(
+        getattr(instance, name)
+        for name in (
+            "id",
+            "title",
+            "topic",
+            "difficulty",
+            "minutes",
+            "part_count",
+            "prompt",
+            "conventions",
+            "value",
+            "display",
+            "tolerance_text",
+        )
+    )
+
+
 def main(questions: str, seconds: float) -> float:
     from quizzer.bank.generate.render import generate
     from quizzer.bank.loader import load_bank

@@ -93,14 +93,17 @@ def engine_ratio(rounds: int = 3, seconds: float = 2.0) -> tuple[float, float, f
 
 def engine_rows() -> tuple[list[str], int]:
     """Bank load, the check through the command (its budget), instances a second (full: against the engine
-    before #30 in the same run; and what a drill shows: the same function today, the texts are not made on
-    first need) and grades a second."""
+    before #30 in the same run; and what a drill shows: a lazy instance, the fields the drill screen
+    paints) and grades a second."""
     sys.path.insert(0, str(ROOT))
     from quizzer.bank.generate.render import generate
     from quizzer.bank.loader import load_bank
     from quizzer.core.units import format_si
     from quizzer.paths import questions_dir
     from quizzer.session.drill import grade_instance
+
+    sys.path.insert(0, str(ROOT / "tests" / "bench"))
+    from engine_rate import drill_view
 
     start = time.perf_counter()
     bank = load_bank([questions_dir()])
@@ -124,8 +127,13 @@ def engine_rows() -> tuple[list[str], int]:
             grade_instance(instance, answer)
         return len(instances)
 
+    def view() -> int:
+        for template in templates:
+            drill_view(generate(template, next(seeds), lazy=True))
+        return len(templates)
+
     make()  # one instance of each template first: its expressions compile on their first evaluation
-    per_s = throughput(make)
+    view_per_s = throughput(view, 2.0)
     ratio = engine_ratio()
     rows = [
         (
@@ -134,7 +142,12 @@ def engine_rows() -> tuple[list[str], int]:
             CHECK_S,
             "s",
         ),
-        ("what a drill shows a second (today: the full instance)", per_s, DRILL_PER_S, "/s"),
+        (
+            "what a drill shows a second (a lazy instance's prompt, conventions, answer)",
+            view_per_s,
+            DRILL_PER_S,
+            "/s",
+        ),
     ]
     out, over = [f"  {'load the bank (' + str(len(templates)) + ' templates)':<64} {load_ms:8.1f} ms"], 0
     if isinstance(ratio, str):
