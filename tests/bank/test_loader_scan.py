@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from quizzer.bank import loader
-from quizzer.bank.loader import load_bank
+from quizzer.bank.loader import Bank, load_bank
 from quizzer.bank.read.overrides import settable_rows
 from quizzer.cli import main
 from quizzer.commands.show import instance_json
@@ -69,14 +69,21 @@ def test_the_scan_finds_every_built_in_id_in_its_file_alone() -> None:
     assert fresh._parsed == set()  # found without parsing anything
 
 
+@pytest.fixture(scope="module")
+def parsed_bank() -> Bank:
+    """The built-in bank with every file parsed and nothing validated (peek keeps less then): read only."""
+    full = load_bank([questions_dir()])
+    full.ids()
+    return full
+
+
 @pytest.mark.parametrize("template_id", sampled(IDS))  # a third in the dev run, all in CI (tests/sampling.py)
 def test_a_built_in_id_is_found_parsing_only_its_file(
-    template_id: str, monkeypatch: pytest.MonkeyPatch
+    template_id: str, parsed_bank: Bank, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A fresh bank parses one file to find the id, and its table is the one of a bank that parsed every
     file (the same file, the same table)."""
-    full = load_bank([questions_dir()])
-    full.ids()  # every file parsed, before the count starts; nothing validated (peek keeps less then)
+    full = parsed_bank
     parsed: list[str] = []
     real = loader._load_toml
     monkeypatch.setattr(loader, "_load_toml", lambda path: parsed.append(path) or real(path))
