@@ -9,6 +9,7 @@ from typing import Any
 from quizzer.bank.errors import ExprError, TemplateError
 from quizzer.bank.expr.expression import Budget, Expr, num_or_repr, plain
 from quizzer.bank.expr.notation import field_words
+from quizzer.bank.generate.per_template import per_template
 from quizzer.bank.read.names import PRESET_FIELDS, calculators
 from quizzer.bank.read.schema import Template
 from quizzer.core.trace import Result, Step
@@ -34,6 +35,16 @@ class Tracing(dict[str, Any]):
         """Record ``result`` as the value of the call at ``key``."""
         self.results.append(result)
         self.by_call[key] = result
+
+
+@per_template
+def _labels(template: Template) -> dict[str, str]:
+    return variable_labels(template)
+
+
+def template_labels(template: Template) -> dict[str, str]:
+    """``variable_labels(template)``, worked out once per template: a copy, the caller's to change."""
+    return dict(_labels(template))
 
 
 def variable_labels(template: Template) -> dict[str, str]:
@@ -100,4 +111,4 @@ def derive(
     return value, (*steps, Step("Answer", formula, substituted, value, unit))
 
 
-__all__ = ["Tracing", "derive", "gradable", "variable_labels"]
+__all__ = ["Tracing", "derive", "gradable", "template_labels", "variable_labels"]

@@ -8,6 +8,7 @@ from typing import Any, cast
 
 from quizzer.bank.errors import ExprError, TemplateError
 from quizzer.bank.expr.expression import Budget, Expr, plain
+from quizzer.bank.generate.per_template import per_template
 from quizzer.bank.read.names import PRESET_FIELDS, calculators
 from quizzer.bank.read.overrides import Fielded, apply_fields
 from quizzer.bank.read.schema import PartSpec, Template
@@ -73,8 +74,10 @@ def _owners(template: Template) -> dict[str, int]:
     return owner
 
 
+@per_template
 def constraint_schedule(template: Template) -> list[list[Expr]]:
-    """For each variable, the constraints that can be checked once it is drawn (its last dependency)."""
+    """For each variable, the constraints that can be checked once it is drawn (its last dependency);
+    worked out once per template (shared: never change it)."""
     owner = _owners(template)
     schedule: list[list[Expr]] = [[] for _ in template.main.variables] or [[]]
     for constraint in template.main.constraints:

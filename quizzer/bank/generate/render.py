@@ -18,7 +18,7 @@ from quizzer.bank.expr.text import (
     display_scale,
     render_text,
 )
-from quizzer.bank.generate.derivation import derive, gradable, variable_labels
+from quizzer.bank.generate.derivation import derive, gradable, template_labels
 from quizzer.bank.generate.draw import _evaluate as evaluate
 from quizzer.bank.generate.draw import draw, draw_part, expand, n_layers_in
 from quizzer.bank.generate.instance import Instance, MistakeValue, Part, new_lock
@@ -210,7 +210,7 @@ class _Scope:
     def __init__(self, template: Template, env: dict[str, Any], budget: Budget) -> None:
         self.env = dict(env)
         self.displays: dict[str, str] = {}
-        self.labels = variable_labels(template)
+        self.labels = template_labels(template)
         self.formats: dict[str, tuple[str | None, str | None]] = {}
         self.budget = budget
         self.left = MAX_TEXT_CHARS
