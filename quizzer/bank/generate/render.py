@@ -6,7 +6,7 @@ import math
 import random
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from quizzer.bank.errors import PartError, TemplateError
 from quizzer.bank.expr.expression import Budget, Expr, plain
@@ -32,7 +32,12 @@ from quizzer.bank.read.texts import TextPart
 from quizzer.core.checks import did_you_mean
 from quizzer.core.errors import QuizzerError
 from quizzer.core.trace import Step
-from quizzer.grading.grade import GradeContext, Mistake, builtin_mistakes, needed_figures, title_from_name
+from quizzer.grading.figures import figures_needed
+from quizzer.grading.grade import GradeContext, Mistake, title_from_name
+from quizzer.grading.slips import slips
+
+if TYPE_CHECKING:
+    from quizzer.grading.bands import Valued
 
 #: The start of the warning an instance carries for each constraint a user's own numbers break.
 OUTSIDE_RANGE = "outside this template's usual range: "
@@ -302,9 +307,12 @@ class _Renderer:
         layers_label = self.text(spec.layers_label, label_key) if spec.layers_label else None
         per_unit = display_scale(spec.unit, spec.display) if spec.display else 1
         context = GradeContext(spec.display, dtype, layers, layers_label, spec.per_layer)
-        slips = builtin_mistakes(value, spec.unit, context, tolerance=spec.tolerance)
+        # the built-in slips as the grader will try them: only their values are read here (``slips``
+        # writes a feedback sentence when it is read: builtin_mistakes would write every one now)
+        found = slips(value, spec.unit, context, tolerance=spec.tolerance)
         own_mistakes = [Mistake(m.name, v, "", m.title, m.family or "own") for _, m, v in chosen]
-        figures = needed_figures(value, spec.tolerance, [*own_mistakes, *slips], per_unit=per_unit)
+        tried: list[Valued] = [*own_mistakes, *found]
+        figures = figures_needed(value, spec.tolerance, tried, per_unit=per_unit)[0]
         try:
             self.shown["answer"] = answer_display(value, spec.unit, spec.display, figures)
         except (ValueError, ArithmeticError) as exc:
