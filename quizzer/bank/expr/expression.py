@@ -236,6 +236,9 @@ def plain(value: Value) -> Value:
 
     Raises ExprError for a fraction too large to be a float.
     """
+    kind = type(value)
+    if kind is int or kind is float or kind is str:  # most values: no isinstance (Fraction's is an ABC's)
+        return value
     if isinstance(value, Result):
         return value.value
     if isinstance(value, Fraction):
@@ -302,6 +305,9 @@ class _Compiler:
 
         def run(env: Mapping[str, Value], fns: Mapping[str, Callable[..., Any]]) -> Value:
             value = inner(env, fns)
+            kind = type(value)
+            if kind is int or kind is float:  # most operands
+                return value
             if isinstance(value, Result):
                 value = value.value
             if isinstance(value, str):
@@ -389,7 +395,9 @@ class _Compiler:
                 if op is not None:
                     result = op(a, b)
                 elif symbol == "/":
-                    if isinstance(a, int | Fraction) and isinstance(b, int | Fraction):
+                    if type(a) is float or type(b) is float:  # no exact quotient to keep
+                        result = a / b
+                    elif isinstance(a, int | Fraction) and isinstance(b, int | Fraction):
                         result = Fraction(a) / Fraction(b)
                     else:
                         result = a / b
