@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from quizzer.bank.limits import MAX_TEXT_CHARS
@@ -96,19 +96,23 @@ def format_value(value: Any, style: str | None = None, unit: str | None = None) 
         return format_quantity(value, unit)
     if style in (None, "count"):
         return format_count(value) if isinstance(value, int) or float(value).is_integer() else num(value)
-    styles = {
-        "si": lambda: format_si(value),
-        "sci": lambda: format_sci(value),
-        "bytes": lambda: format_bytes(value),
-        "decimal": lambda: format_bytes(value, binary=False),
-        "seconds": lambda: format_seconds(value),
-        "rate": lambda: format_rate(value, unit or Unit.FLOP_PER_S),
-        "pct": lambda: f"{format_sig(100 * value, 4)}%",
-        "raw": lambda: str(value),
-    }
-    if style not in styles:
+    shown = _STYLES.get(style)
+    if shown is None:
         raise TextError(style_problem(style) or f"unknown style {style!r}")
-    return styles[style]()
+    return shown(value, unit)
+
+
+#: How each named style shows a value (in ``unit``, for a rate).
+_STYLES: dict[str, Callable[[Any, str | None], str]] = {
+    "si": lambda value, unit: format_si(value),
+    "sci": lambda value, unit: format_sci(value),
+    "bytes": lambda value, unit: format_bytes(value),
+    "decimal": lambda value, unit: format_bytes(value, binary=False),
+    "seconds": lambda value, unit: format_seconds(value),
+    "rate": lambda value, unit: format_rate(value, unit or Unit.FLOP_PER_S),
+    "pct": lambda value, unit: f"{format_sig(100 * value, 4)}%",
+    "raw": lambda value, unit: str(value),
+}
 
 
 def plural(value: Any, style: str) -> str:
@@ -160,7 +164,7 @@ def render_text(
     length = len(source)
     if length > limit:
         raise TextTooLong(f"the text passes the limit of {limit:,} characters")
-    pieces = _pieces(source)
+    pieces = _PIECES.get(source) or _pieces(source)
     if len(pieces) == 1 and isinstance(pieces[0], str):
         return _unescaped(pieces[0])
     out: list[str] = []
