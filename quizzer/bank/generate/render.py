@@ -93,7 +93,7 @@ def generate(
     is raised when it is made: ``complete()`` makes it at a moment of the caller's choosing.
     """
     budget = budget or Budget()
-    by_part = split_overrides(template, overrides or {})
+    by_part = split_overrides(template, overrides) if overrides else {}
     env, broken = draw(template, random.Random(f"{template.id}#{seed}"), by_part.get(1, {}), budget)
     instance = _rendered(template, seed, env, broken, by_part, budget)
     return instance if lazy else instance.complete()
