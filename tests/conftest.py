@@ -108,6 +108,7 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("QUIZZER_TEST_DAY", str(sample_day()))
 
 
+@pytest.hookimpl(optionalhook=True)  # a run with -p no:xdist (the browser test, crosscheck) has no such hook
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: two workers a core (at least 8 where there are cores for them). Half the suite drives a
     Textual app that waits on its timers and messages (a TUI file alone runs at 45-60% of a core), so one
