@@ -6,10 +6,9 @@ import random
 
 from quizzer.bank.expr.expression import Budget
 from quizzer.bank.generate.draw import draw
-from quizzer.bank.loader import load_bank
-from quizzer.paths import questions_dir
+from tests.builtin_bank import builtin_bank
 
-BANK = load_bank([questions_dir()])
+BANK = builtin_bank()  # validated once per test process, shared
 
 
 def test_the_plain_draw_is_the_general_one_without_own_numbers() -> None:

@@ -13,10 +13,10 @@ from quizzer.bank.errors import TemplateError
 from quizzer.bank.generate import render
 from quizzer.bank.generate.render import generate
 from quizzer.bank.loader import load_bank
-from quizzer.paths import questions_dir
+from tests.builtin_bank import builtin_bank
 
 UNMADE = Path(__file__).resolve().parents[1] / "data" / "lazy"
-BANK = load_bank([questions_dir()])
+BANK = builtin_bank()  # validated once per test process, shared
 
 
 def _shown(instance):  # type: ignore[no-untyped-def]

@@ -6,10 +6,9 @@ from quizzer.bank.generate import per_template as module
 from quizzer.bank.generate.derivation import template_labels, variable_labels
 from quizzer.bank.generate.draw import constraint_schedule
 from quizzer.bank.generate.per_template import per_template
-from quizzer.bank.loader import load_bank
-from quizzer.paths import questions_dir
+from tests.builtin_bank import builtin_bank
 
-BANK = load_bank([questions_dir()])
+BANK = builtin_bank()  # validated once per test process, shared
 
 
 def test_worked_out_once_per_template_and_again_for_another() -> None:
