@@ -14,6 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from quizzer.core.words import counted
+from quizzer.tui.hangup import hung_up, watchable
 from quizzer.tui.messages import OpenReport, OpenScreen, ReturnToStudy
 from quizzer.tui.modes import AppModes, is_mode
 from quizzer.tui.options import CramOptions, DrillOptions, MockOptions, StudyOptions
@@ -33,6 +34,10 @@ async def _awaited(result: object) -> None:
     """Wait for ``result`` if a command's start returned an awaitable (a screen mounting, a coroutine)."""
     if isawaitable(result):
         await result
+
+
+#: Seconds between two looks at whether the terminal hung up (``quit_if_hung_up``).
+HANG_UP_CHECK_S = 2.0
 
 
 class QuizzerApp(AppModes):
@@ -58,6 +63,8 @@ class QuizzerApp(AppModes):
     def on_mount(self) -> None:
         for severity, message in self.store.notices:  # what opening the history found, before we listened
             self.history_notice(severity, message)
+        if not self.is_headless and not self.is_web and watchable():
+            self.set_interval(HANG_UP_CHECK_S, self.quit_if_hung_up, name="hang-up")
         self.store.on_notice = self.history_notice
         # Once the app is mounted: Textual holds every frame until its on_mount returns, and the first frame
         # of a screen opened inside it was never written (the question came a full repaint later).
@@ -194,6 +201,12 @@ class QuizzerApp(AppModes):
         from quizzer.tui.screens.browse import BrowseScreen
 
         self.open(BrowseScreen(self.bank, self.new_seed()))
+
+    def quit_if_hung_up(self) -> None:
+        """End the app once its terminal is gone (``hangup``): nobody can answer it, and Textual's input
+        thread would read the closed terminal in a loop. Every attempt is already in the history."""
+        if hung_up():
+            self.exit()
 
     async def action_quit(self) -> None:
         """Quit; a running mock asks first (confirmed, its answered questions are recorded)."""
