@@ -65,13 +65,16 @@ def test_the_built_in_bank_loads_cleanly() -> None:
 
 
 def written_forms(instance: Instance) -> list[str]:
-    """The answer as people write it: all digits, a 4-figure suffix, scientific, and with its unit."""
+    """The answer as people write it: all digits, a suffix, scientific, and with its unit; rounded to 4
+    and 5 figures, or to the figures the question asks for when it asks for more (16,384 GPUs, an exact
+    count, is 16.384k: "16.38k" is a rounding, graded imprecise)."""
     value, unit = instance.value, instance.unit
+    four, five = max(4, instance.needed_figures or 0), max(5, instance.needed_figures or 0)
     if unit == Unit.RATIO:
-        percent = [f"{format_sig(100 * value, 5)}%", f"{format_sig(100 * value, 4)} %"]
+        percent = [f"{format_sig(100 * value, five)}%", f"{format_sig(100 * value, four)} %"]
         if instance.display_unit == "%":  # a bare number means percent here
-            return [*percent, format_sig(100 * value, 5)]
-        return [*percent, format_sig(value, 6), format_sci(value, 5), format_sig(value, 4)]
+            return [*percent, format_sig(100 * value, five)]
+        return [*percent, format_sig(value, max(6, five)), format_sci(value, five), format_sig(value, four)]
     # every digit of a float, in plain decimal (six decimals would drop the figures of a 10.49 µs answer)
     plain = format(Decimal(repr(value)), ",f")
     digits = (
@@ -79,15 +82,19 @@ def written_forms(instance: Instance) -> list[str]:
         if isinstance(value, int)
         else (plain.rstrip("0").rstrip(".") if "." in plain else plain)
     )
-    forms = [f"{digits} {unit}", f"{format_sci(value, 5)} {unit}", format_quantity(value, unit, digits=4)]
+    forms = [
+        f"{digits} {unit}",
+        f"{format_sci(value, five)} {unit}",
+        format_quantity(value, unit, digits=four),
+    ]
     if unit in COUNT_UNITS:
-        forms.append(format_si(value, 4))
+        forms.append(format_si(value, four))
     elif unit == Unit.BYTES:
-        forms.append(format_bytes(value, binary=False, digits=4))
+        forms.append(format_bytes(value, binary=False, digits=four))
     elif unit == Unit.SECONDS:
-        forms.append(format_seconds(value, digits=4))
+        forms.append(format_seconds(value, digits=four))
     elif unit in (Unit.FLOP_PER_S, Unit.BYTES_PER_S):
-        forms.append(format_rate(value, unit, digits=4))
+        forms.append(format_rate(value, unit, digits=four))
     return forms
 
 

@@ -8,6 +8,8 @@ instance's slips with at least one written by the template, typed together, are 
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,6 +19,7 @@ from quizzer.bank.generate.instance import Part
 from quizzer.bank.generate.render import generate, grade_context
 from quizzer.grading.bands import Mistake, is_within
 from quizzer.grading.factor_sheet import Term, factor_sheet, same
+from quizzer.grading.figures import round_figures
 from quizzer.grading.pairs import slip_pairs
 from quizzer.grading.parse import parse_answer
 from quizzer.grading.slips import slips
@@ -128,6 +131,11 @@ def test_two_listed_slips_together_are_named_together(
         per_unit = display_scale(part.unit, part.display_unit) if part.display_unit else 1
         text = _text(pair.value / per_unit)
         verdict = grade_question(part, text)
+        if verdict.kind == "imprecise":  # the pair's value is the answer rounded short of its figures (2.5
+            # for 2.458 MB, #595): read first as that rounding, by design; only when it is one
+            rounded = round_figures(part.value / per_unit, verdict.given.figures)
+            assert math.isclose(rounded, pair.value / per_unit, rel_tol=1e-9), f"{template_id}#{seed}: {text}"
+            continue
         alike = {p.name for p in pairs if is_within(p.value, pair.value, part.tolerance)}
         where = f"{template_id}#{seed} part {part.number}: {text!r} for {pair.name}"
         assert verdict.mistake in alike, f"{where}: {verdict.message}"
