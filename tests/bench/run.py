@@ -59,6 +59,7 @@ def engine_ratio(rounds: int = 3, seconds: float = 2.0) -> tuple[float, float, f
     for ``ENGINE_BEFORE``'s ``quizzer`` (``git archive`` into a temporary folder), interleaved, medians
     of ``rounds``; both over this checkout's bank. A sentence instead when the commit cannot be had (a
     shallow clone, no git)."""
+    import io
     import tarfile
     import tempfile
 
@@ -71,8 +72,6 @@ def engine_ratio(rounds: int = 3, seconds: float = 2.0) -> tuple[float, float, f
         )
         if archive.returncode:
             return f"not measured: git archive {ENGINE_BEFORE} failed ({archive.stderr.decode().strip()})"
-        import io
-
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
             tar.extractall(before, filter="data")
         rates: dict[str, list[float]] = {before: [], str(ROOT): []}
