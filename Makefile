@@ -27,11 +27,15 @@ serve: $(STAMP)
 	$(BIN)/quizzer serve $(SERVE_ARGS)
 
 # CI=true selects the ci Hypothesis profile (tests/conftest.py). test-slow runs what test leaves out.
+# The suite writes bytecode even where PYTHONDONTWRITEBYTECODE is set: each of its xdist workers and every
+# `quizzer` it starts would otherwise compile every module again, and pytest rewrite every test module's
+# asserts (4 s of each worker's start); __pycache__ is ignored by git.
+TEST_ENV := PYTHONDONTWRITEBYTECODE=
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist worksteal -q -m "not slow and not browser" $(if $(CI),--hypothesis-profile=ci)
+	$(TEST_ENV) $(BIN)/python -m pytest -n auto --dist worksteal -q -m "not slow and not browser" $(if $(CI),--hypothesis-profile=ci)
 
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist worksteal -q -m slow $(if $(CI),--hypothesis-profile=ci)
+	$(TEST_ENV) $(BIN)/python -m pytest -n auto --dist worksteal -q -m slow $(if $(CI),--hypothesis-profile=ci)
 
 # The real-browser test (tests/browser): headless Chromium from Debian's packages, driven by selenium through
 # Debian's chromedriver; installs both with apt-get when missing (as root) and fails, saying why, if it cannot.

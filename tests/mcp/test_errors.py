@@ -6,11 +6,9 @@ import json
 from typing import Any
 
 import pytest
-from mcp import Client
 from mcp_served import PACK, error, result, text
 
 from quizzer.bank.loader import Bank
-from quizzer.commands.mcp_server import build_server
 from tests.cli_run import run_cli
 
 pytestmark = pytest.mark.usefixtures("validated_once")
@@ -109,6 +107,10 @@ async def test_an_unknown_topic_lists_the_topics(bank: Bank) -> None:
 
 
 async def test_arguments_of_the_wrong_type_are_refused_and_the_server_goes_on(bank: Bank) -> None:
+    from mcp import Client  # here: the SDK's import is this test's cost, not every worker's collection
+
+    from quizzer.commands.mcp_server import build_server
+
     async with Client(build_server(bank), mode="legacy") as client:
         calls = [
             ("grade", {"ref": "embedding-table-params#1", "answer": "98.3M", "part": "two"}),

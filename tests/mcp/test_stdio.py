@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mcp import Client, StdioServerParameters, stdio_client
 from mcp_served import PACK
 
 from quizzer.commands.mcp import MISSING_EXTRA
@@ -23,6 +22,8 @@ def _environment() -> dict[str, str]:
 
 
 async def test_an_agent_starts_quizzer_mcp_and_lists_its_tools(tmp_path: Path) -> None:
+    from mcp import Client, StdioServerParameters, stdio_client  # here: not in every worker's collection
+
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "quizzer", "mcp", *PACK], env=_environment()
     )
