@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Markdown, OptionList, Static
+from textual.widgets import Header, Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from quizzer.bank.generate.render import generate
@@ -17,6 +17,7 @@ from quizzer.bank.loader import Bank
 from quizzer.bank.read.schema import Template
 from quizzer.core.errors import QuizzerError
 from quizzer.tui.messages import StartMode
+from quizzer.tui.widgets.key_footer import KeyFooter
 from quizzer.tui.widgets.lines import line, md_escape, meta_line
 from quizzer.tui.widgets.teaching import question_markdown
 
@@ -64,7 +65,7 @@ class BrowseScreen(Screen[None]):
                 yield Static(id="preview-meta")
                 with VerticalScroll(id="preview-body"):
                     yield Markdown(id="preview")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.fill("")

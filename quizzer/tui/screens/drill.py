@@ -9,10 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.events import Resize
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from quizzer.core.words import counted
 from quizzer.session.drill import DrillSession
+from quizzer.tui.widgets.key_footer import KeyFooter
 from quizzer.tui.widgets.lines import dim, instance_label, line
 from quizzer.tui.widgets.question_panel import QuestionPanel
 
@@ -50,7 +51,7 @@ class DrillScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield QuestionPanel(id="drill")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.show_question(first=True)

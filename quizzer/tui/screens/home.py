@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Header, LoadingIndicator, Select, Static
+from textual.widgets import Button, DataTable, Header, LoadingIndicator, Select, Static
 
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.loader import Bank
@@ -21,6 +21,7 @@ from quizzer.core.words import counted
 from quizzer.session.progress import Guide, TopicProgress, weakest_topic
 from quizzer.tui.messages import OpenScreen, StartMode
 from quizzer.tui.reader import HistoryReader
+from quizzer.tui.widgets.key_footer import KeyFooter
 from quizzer.tui.widgets.lines import line, plain
 
 INTRO = "Sizing questions as interviews ask them. Pick a mode: topic filters all modes, difficulty Drill."
@@ -91,7 +92,7 @@ class HomeScreen(Screen[None]):
             yield Static(id="bank-problems")
             yield Static(id="weakest-topic")
             yield DataTable(id="topic-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     def __init__(
         self,

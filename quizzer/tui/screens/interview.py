@@ -13,13 +13,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 
 from quizzer.core.words import counted
 from quizzer.session.interview import InterviewSession, report_markdown
 from quizzer.tui.widgets.answer_input import AnswerInput
 from quizzer.tui.widgets.cached import CachedRenderable
 from quizzer.tui.widgets.interview_lines import grade_lines, slip_lines
+from quizzer.tui.widgets.key_footer import KeyFooter
 from quizzer.tui.widgets.lines import VERDICT_WORDS, Part, dim, line, plain
 
 KEYS = dim("enter records what was said · ctrl+n next question · ctrl+s saves · esc back to Home")
@@ -99,7 +100,7 @@ class InterviewScreen(Screen[None]):
                 yield Static(id="interview-verdict", classes="verdict")
                 yield Static(KEYS, classes="reading")
                 yield AnswerInput(placeholder="What the candidate says", id="interview-input")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.show_part()

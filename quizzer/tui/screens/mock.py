@@ -9,13 +9,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from quizzer.core.words import counted
 from quizzer.session.mock import MockExam
 from quizzer.tui.clock import clock_text
 from quizzer.tui.messages import OpenReport
 from quizzer.tui.screens.confirm import ConfirmModal
+from quizzer.tui.widgets.key_footer import KeyFooter
 from quizzer.tui.widgets.lines import dim, instance_label, line, plain
 from quizzer.tui.widgets.question_panel import QuestionPanel
 
@@ -61,7 +62,7 @@ class MockScreen(Screen[None]):
             hint=MOCK_HINT,
             placeholder="your answer (you can change it until you submit)",
         )
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.show_question()

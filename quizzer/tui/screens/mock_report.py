@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from quizzer.session.mock import MockReport, MockResult
 from quizzer.tui.clock import clock_text
 from quizzer.tui.messages import DeliverFile, StartMode
 from quizzer.tui.widgets.cached import CachedRenderable
+from quizzer.tui.widgets.key_footer import KeyFooter
 from quizzer.tui.widgets.lines import VERDICT_WORDS, md_escape
 from quizzer.tui.widgets.teaching import outcome_markdown, teaching_markdown
 
@@ -107,7 +108,7 @@ class MockReportScreen(Screen[None]):
             if self.note:
                 yield Static(self.note, id="report-note", markup=False)
             yield Static(CachedRenderable(RichMarkdown(report_markdown(self.report), hyperlinks=False)))
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#report-body").focus()

@@ -11,12 +11,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Static
+from textual.widgets import Button, Header, Input, Label, Static
 
 from quizzer.bank.generate.render import Instance
 from quizzer.core.record import Record
 from quizzer.core.words import counted
 from quizzer.tui.options import MockOptions
+from quizzer.tui.widgets.key_footer import KeyFooter
 from quizzer.tui.widgets.lines import line, plain
 
 #: Draws a mock's questions for (count, minutes); raises ValueError with a sentence to show.
@@ -110,7 +111,7 @@ class MockStartScreen(Screen[MockPlan | None]):
             yield Static(id="mock-start-total")
             yield Static(id="mock-start-list")
             yield Button("Start", id="mock-start-go", variant="primary")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.redraw()

@@ -9,11 +9,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from quizzer.core.words import counted
 from quizzer.session.past_mocks import PastMock, RebuiltReport
 from quizzer.tui.screens.stats import mock_cells
+from quizzer.tui.widgets.key_footer import KeyFooter
 
 
 class PastMocksScreen(Screen[None]):
@@ -35,7 +36,7 @@ class PastMocksScreen(Screen[None]):
         yield Header()
         yield Static("Past mocks, newest first · enter reopens a report · q back", id="past-mocks-intro")
         yield DataTable(id="past-mocks", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

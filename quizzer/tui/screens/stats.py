@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from quizzer.core.words import counted
 from quizzer.session.bank_facts import BankFacts, bank_facts
@@ -22,6 +22,7 @@ from quizzer.session.past_mocks import PastMock
 from quizzer.session.stats import DayStats, Stats, heatmap_grid
 from quizzer.tui.clock import clock_text
 from quizzer.tui.messages import ExportHistory, OpenScreen, ReturnToStudy, StartMode
+from quizzer.tui.widgets.key_footer import KeyFooter
 
 #: A day's shade, from no answer to the most answered: four steps of the busiest day's count.
 SHADES = "·░▒▓█"
@@ -251,7 +252,7 @@ class StatsScreen(Screen[None]):
         yield Header()
         with VerticalScroll(id="stats-body", classes="screen-body", can_focus=True):
             yield Static(Text("Reading the history…"), id="stats")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.action_refresh_stats()

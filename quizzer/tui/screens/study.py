@@ -9,11 +9,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from quizzer.core.words import counted
 from quizzer.session.srs import RATINGS, short_interval
 from quizzer.session.study import StudySession, StudySummary
+from quizzer.tui.widgets.key_footer import KeyFooter
 from quizzer.tui.widgets.lines import dim, instance_label, line
 from quizzer.tui.widgets.question_panel import QuestionPanel
 
@@ -56,7 +57,7 @@ class StudyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield QuestionPanel(id="study", hint=STUDY_HINT)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.show_question()
