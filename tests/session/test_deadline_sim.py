@@ -156,7 +156,11 @@ def _print(days: int, budget: float, rows: list[tuple[int, int, int, float, floa
         print(f"{seed:>4}  {plain_n:>10}  {plan_n:>9}   ({plain_e:.1f}, {plan_e:.1f})")
 
 
-@pytest.mark.parametrize("days", [30, 60])
+#: 30 days in make test; 60 in make test-slow (and CI).
+DAYS = [30, pytest.param(60, marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("days", DAYS)
 def test_the_plan_recalls_more_on_the_day_than_plain_fsrs(days: int) -> None:
     """20 minutes a day, too few to study 100 templates the way plain fsrs does: the plan wins every seed."""
     rows = figures(days, 20.0)
@@ -165,7 +169,7 @@ def test_the_plan_recalls_more_on_the_day_than_plain_fsrs(days: int) -> None:
     assert all(plan_e > plain_e for *_, plain_e, plan_e in rows)
 
 
-@pytest.mark.parametrize("days", [30, 60])
+@pytest.mark.parametrize("days", DAYS)
 def test_with_a_looser_budget_the_plan_still_recalls_more(days: int) -> None:
     """30 minutes a day: after 60 days plain fsrs recalls about 96 of 100 too, so the draws may tie; the
     plan is never behind, expects more every seed, and recalls more over all the seeds."""

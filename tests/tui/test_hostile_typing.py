@@ -54,7 +54,9 @@ async def _type_everywhere(app, pilot) -> int:  # type: ignore[no-untyped-def]
     return seen
 
 
-@pytest.mark.parametrize("start", ["drill", "mock", "study", "browse"])
+@pytest.mark.parametrize(  # the drill's box in make test; the others' in make test-slow (and CI)
+    "start", ["drill", *(pytest.param(s, marks=pytest.mark.slow) for s in ("mock", "study", "browse"))]
+)
 async def test_hostile_text_in_every_answer_box(start: str) -> None:
     if start == "drill":
         app = drill_app()

@@ -50,7 +50,14 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", list(CASES))
+#: The cases ``make test`` runs: the one that ended the app, and a question; ``make test-slow`` (and CI) runs
+#: every other screen.
+QUICK = ("home, difficulty drop-down open", "drill, feedback")
+
+
+@pytest.mark.parametrize(
+    "case", [c if c in QUICK else pytest.param(c, marks=pytest.mark.slow) for c in CASES]
+)
 async def test_shrinking_to_a_few_cells_and_back_never_ends_the_app(case: str) -> None:
     start, prepare = CASES[case]
     app = make_app(store=seeded_store(), **start)
