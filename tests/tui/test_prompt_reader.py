@@ -40,7 +40,9 @@ def test_every_prompt_of_the_bank() -> None:
         for text in texts:
             total += 1
             read += assert_read_alike(text)
-    assert read >= total * 3 // 4  # most are read here (others name a file, a.b, or hold a link...)
+    # most are read here (98% at seed 1; 82% before code spans, config.json and [m, k] were): the rest
+    # hold dotted digits (13.8., §3.2.1), a fence or a pipe
+    assert read >= total * 9 // 10
 
 
 PIECES = st.sampled_from(
@@ -48,6 +50,7 @@ PIECES = st.sampled_from(
         *("a", "b", " ", "  ", "\n", "\n\n", "- ", "*", "**", "_", "`", "\\", "\\*", "n_layers", "2*3"),
         *("(", ")", ".", ",", "x.y", "#", "~", "~~", "[x](y)", "&amp;", "1."),
         *("\t", "é", "×", "-", "+", "> ", "|", "\xa0", "“", " *", "* ", "_a_", "`a b``"),
+        *("config.json", "a.io", "`a.io`", "13.8.", "www", "3.1", "x.CO", "[m, k]", "[a]: b", "]", "`]`"),
     ]
 )
 
@@ -67,6 +70,15 @@ def test_edges() -> None:
         ("see config.py", False),  # linkify makes it a link
         ("`code` and **bold *nested* text**", True),
         ("2 * 3 and 4 ** 5", True),
+        ("its config.json and `torch.optim.Adam`", True),  # no top-level domain of linkify's: text
+        ("see a.io, or `a.io`", False),  # .io is one
+        ("only `x.io` is code", True),  # linkify never reads a code span
+        ("holds **4 params (4M)**.", True),  # a run that may open or close closes the open one
+        ("is 13.8. Then", False),  # dotted digits: linkify's pretest for an IP
+        ("a www.x host", False),
+        ("a matmul [m, k] × [k, n]", True),  # brackets that make no link: text
+        ("see [a]\n\n[a]: b", False),  # a reference definition: [a] is a link
+        ("see [docs](x) or ![i][j]", False),
     ]:
         assert assert_read_alike(markdown) == read, markdown
 

@@ -24,11 +24,33 @@ class Block(NamedTuple):
 
 
 #: A line that could start anything but a paragraph or a "- " item (a heading, quote, fence, table, other
-#: list, rule, HTML, an indented or setext line...): such a text is left to markdown-it.
-_OTHER_BLOCK = re.compile(r"[ \t]|[#>|+=_<\-]|```|~~~|\d+[.)]|\*+(\s|$)|\*\*\*")
-#: Inline text left to markdown-it: links and images, HTML and autolinks, entities, tables, strikethrough,
-#: code spans of more backticks, what linkify would make a link (a.b, @, ://), a backslash ending the text.
-_OTHER_INLINE = re.compile(r"[\[\]<>|]|&[#A-Za-z]|~~|``|\w\.[A-Za-z]|@|://|www|\\$")
+#: list, rule, HTML, an indented or setext line, a link reference definition...): such a text is left to
+#: markdown-it.
+_OTHER_BLOCK = re.compile(r"[ \t]|[#>|+=_<\-\[]|```|~~~|\d+[.)]|\*+(\s|$)|\*\*\*")
+#: Inline text left to markdown-it wherever it is, a code span included: HTML and autolinks (they outrank
+#: code spans), tables, code spans of more backticks, a backslash ending the text.
+_OTHER_INLINE = re.compile(r"[<>|]|``|\\$")
+#: The top-level domains linkify-it finds a link by without a scheme (its defaults, the two-letter codes,
+#: punycode): "config.json" or "torch.optim.Adam" are text, "a.io" a link.
+_TLD = (
+    r"(?:biz|com|edu|gov|net|org|pro|web|xxx|aero|asia|coop|info|museum|name|shop|рф|xn--[a-z0-9\-]{1,59}"
+    r"|[a-z]{2})"
+)
+#: Text outside code spans left to markdown-it: links and images (a "]" followed by "(" or "[": a shape
+#: such as [m, k] is text where no line defines a reference, and a line starting "[" is left to it),
+#: entities, strikethrough, and anything
+#: linkify's pretest takes for a link (a scheme, //, @, www., localhost, an IP's dotted digits, a dot and a
+#: top-level domain not followed by a letter or digit: broader than linkify, never narrower). Linkify reads
+#: text only, never a code span.
+_OTHER_TEXT = re.compile(
+    r"\][(\[]|&[#A-Za-z]|~~|@|//|(?:https?|ftp|mailto):|www|localhost|\.\d{1,3}\.|\."
+    + _TLD
+    + r"(?![a-z0-9])",
+    re.IGNORECASE,
+)
+#: A code span as ``_inline`` reads one (stripped before ``_OTHER_TEXT`` looks, when no backslash could
+#: escape a backtick).
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
 _ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _WHITESPACE = frozenset("\t\n\v\f\r \xa0\u1680\u202f\u205f\u3000") | {chr(c) for c in range(0x2000, 0x200B)}
 _SPACES = re.compile(r"\s+")
@@ -87,6 +109,8 @@ def _inline(text: str) -> Content | None:
     None when it holds anything this reader is not sure of."""
     if _OTHER_INLINE.search(text):
         return None
+    if _OTHER_TEXT.search(text if "\\" in text else _CODE_SPAN.sub("", text)):
+        return None
     out: list[str] = []
     spans: list[Span] = []
     opened: list[tuple[str, int]] = []
@@ -142,8 +166,8 @@ def _inline(text: str) -> Content | None:
             left = not _blank(after) and (not _punctuation(after) or _blank(before) or _punctuation(before))
             right = not _blank(before) and (not _punctuation(before) or _blank(after) or _punctuation(after))
             style = ".strong" if run == 2 else ".em"
-            if left and right:
-                return None
+            if left and right:  # it may open or close: it closes the run open of its kind (equal lengths,
+                left = False  # never a multiple of 3), and with none open is left to markdown-it (below)
             if left:
                 flush()
                 opened.append((style, position))
