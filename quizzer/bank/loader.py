@@ -325,7 +325,19 @@ class Bank:
         return next((p for p in self.file_problems if p.path in paths and p.template_id is None), None)
 
     def templates(self) -> list[Template]:
-        """Every valid template (invalid ones are reported by ``problems``)."""
+        """Every valid template (invalid ones are reported by ``problems``), in load order. Each file is
+        parsed and its templates validated before the next is parsed: a table as written is dropped once
+        validated, so the tables of the whole bank are never held at once (the app's peak memory)."""
+        self._add_later()
+        for path in self._files:
+            if path in self._parsed:
+                continue
+            self._parse_file(path)
+            for tid in [tid for tid, (found, _) in self._raw.items() if found == path]:
+                try:
+                    self.get(tid)
+                except TemplateError:
+                    continue
         out = []
         for tid in self.ids():
             try:
