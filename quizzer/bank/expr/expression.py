@@ -110,7 +110,7 @@ class Expr:
         self.order = tuple(sorted(self.names))
         # Made on the first ``remembered``: one C call giving the values of its names, and the values kept
         # by them (most expressions of a loaded bank are never evaluated).
-        self._memo: tuple[Callable[[Mapping[str, Value]], tuple[Value, ...]], dict[Any, Value]] | None = None
+        self._memo: tuple[Callable[[Mapping[str, Value]], tuple[Any, ...]], dict[Any, Value]] | None = None
         # Parsed again and compiled on first need: a bank holds thousands of expressions and a session
         # evaluates those of the few templates it draws (the trees and closures were ~35 MiB of a bank).
         self._tree: Any = None
@@ -126,12 +126,12 @@ class Expr:
         the same types). Only for pure ``functions`` (the core's calculators, memoized themselves): the
         caller says so. The budget is charged as for an evaluation; a value is never kept for names it
         cannot key (a list) or lacks, and at most 2,048 are kept."""
-        if self._memo is None:
-            self._memo = (_values_of(self.order), {})
-        get_values, kept = self._memo
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = (_key_of(self.order), {})
+        key_of, kept = memo
         try:
-            values = get_values(env)
-            key = (values, tuple(map(type, values)))
+            key = key_of(env)
             found = kept.get(key, _MISSING)
         except (KeyError, TypeError):
             return plain(self.evaluate(env, functions, budget))
@@ -221,13 +221,25 @@ def shared(source: str) -> Expr:
     return found
 
 
-def _values_of(order: tuple[str, ...]) -> Callable[[Mapping[str, Value]], tuple[Value, ...]]:
-    """A function giving the values of the names ``order`` from an env, as a tuple (KeyError if one lacks)."""
+def _key_of(order: tuple[str, ...]) -> Callable[[Mapping[str, Value]], tuple[Any, ...]]:
+    """A function giving the memo key of an env for an expression of the names ``order``: their values and
+    each value's type (2 and 2.0 read differently in a derivation); KeyError if one lacks."""
     if len(order) > 1:
-        return itemgetter(*order)
+        get = itemgetter(*order)
+
+        def key(env: Mapping[str, Value]) -> tuple[Any, ...]:
+            values = get(env)
+            return values, tuple(map(type, values))
+
+        return key
     if order:
-        get = itemgetter(order[0])
-        return lambda env: (get(env),)
+        (name,) = order
+
+        def key_one(env: Mapping[str, Value]) -> tuple[Any, ...]:
+            value = env[name]
+            return value, type(value)
+
+        return key_one
     return lambda env: ()
 
 
