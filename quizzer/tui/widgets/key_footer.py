@@ -48,8 +48,7 @@ class KeyFooter(Footer):
         if self._pending or not screen.app.app_focus or not (self.is_attached and screen is self.screen):
             return
         if self._shown is None or self._keys_shown(screen) != self._shown:
-            self._pending = True
-            self.call_after_refresh(self._rebuild)
+            self._pending = self.call_after_refresh(self._rebuild)  # False: closing, nothing scheduled
 
     async def _rebuild(self) -> None:
         """Build the keys again if they still differ from those on show (the last update may undo one)."""
