@@ -258,7 +258,9 @@ class QuestionPanel(Vertical):
             except NoMatches:
                 return  # the screen was left (its widgets removed) before its question was painted
             if target is not None and target.is_attached:
-                body.scroll_to_widget(target, animate=False, top=top)
+                # now, not on the next refresh (Textual's default): the box below takes keys in this call,
+                # and a key must never land before the part it answers is in view
+                body.scroll_to_widget(target, animate=False, top=top, immediate=True)
             if painted and asked == self._asked:  # not a question already replaced by another
                 box.take_keys()
                 if self.turn is not None:
