@@ -81,3 +81,24 @@ async def test_an_update_that_changes_no_key_builds_nothing() -> None:
         await pilot.pause()
         after = key_widgets(app)
         assert not set(map(id, after)) & set(map(id, before))  # the keys changed: built again
+
+
+def test_no_screen_yields_textuals_footer() -> None:
+    """Every footer is a KeyFooter: one of Textual's would rebuild its keys at each bindings update."""
+    import ast
+    from pathlib import Path
+
+    import quizzer.tui
+
+    root = Path(quizzer.tui.__file__).parent
+    found = [
+        str(path.relative_to(root))
+        for path in sorted(root.rglob("*.py"))
+        if path.name != "key_footer.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom)
+        and (node.module or "").startswith("textual")
+        and any(alias.name == "Footer" for alias in node.names)
+    ]
+    assert found == []
+    assert sum("KeyFooter()" in p.read_text(encoding="utf-8") for p in (root / "screens").glob("*.py")) >= 10
