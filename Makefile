@@ -11,12 +11,10 @@ $(BIN)/python:
 
 # pip >= 25.1 reads [dependency-groups] (PEP 735); the stamp reinstalls when pyproject changes. The extras
 # come too: make test drives `quizzer serve` (serve), writes and reads back a deck (anki) and talks to the
-# MCP server through the SDK's client (mcp). The checkout is compiled once here (pip compiles only what it
-# installs): the suite's first run would compile it in each of its workers at once.
+# MCP server through the SDK's client (mcp).
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
 	$(BIN)/python -m pip install --quiet -e ".[serve,anki,mcp]" --group dev
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m compileall -q quizzer tests >/dev/null
 	touch $(STAMP)
 
 run: $(STAMP)
