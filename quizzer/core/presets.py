@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from functools import cache
@@ -32,15 +33,40 @@ class Preset(Record):
     """What `quizzer count --list` adds to the title ("671B, 37B active; MLA, 1 shared + 256 routed...")."""
 
 
+#: A table's header in presets.toml: the preset's name, bare or quoted, and the rest of a dotted header
+#: (``[deepseek-v3.config]`` is a table of ``deepseek-v3``).
+_HEADER = re.compile(r'^\[(?:"([^"\n]+)"|([A-Za-z0-9_-]+))(?:\.[^\]\n]*)?\][ \t]*$', re.MULTILINE)
+#: A preset's aliases, on one line of its table.
+_ALIASES = re.compile(r"^aliases[ \t]*=[ \t]*(\[[^\n]*\])[ \t]*$", re.MULTILINE)
+
+
 @cache
-def _entries() -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
-    """(canonical name -> TOML table, alias or name -> canonical name). Package data, read once."""
-    with open(_PRESETS_FILE, "rb") as fh:
-        entries = tomllib.load(fh)
-    names = {name: name for name in entries}
-    for name, entry in entries.items():
-        names.update({alias: name for alias in entry.get("aliases", ())})
-    return entries, names
+def _sections() -> tuple[dict[str, str], dict[str, str]]:
+    """(canonical name -> the text of its tables, alias or name -> canonical name), in file order, read from
+    the header and aliases lines without parsing the file: a preset is parsed from its own tables when
+    first built (the whole file was ~4 ms of every start that names one). tests/core/test_presets_file.py
+    holds presets.toml to the shape this reads: each preset's tables together, its aliases on one line."""
+    with open(_PRESETS_FILE, encoding="utf-8") as fh:
+        text = fh.read()
+    starts: list[tuple[str, int]] = []
+    for header in _HEADER.finditer(text):
+        name = header.group(1) or header.group(2)
+        if not starts or starts[-1][0] != name:
+            starts.append((name, header.start()))
+    ends = [start for _, start in starts[1:]] + [len(text)]
+    sections = {name: text[start:end] for (name, start), end in zip(starts, ends, strict=True)}
+    names = {name: name for name in sections}
+    for name, table in sections.items():
+        aliases = _ALIASES.search(table)
+        if aliases is not None:
+            names.update(dict.fromkeys(tomllib.loads(f"aliases = {aliases.group(1)}")["aliases"], name))
+    return sections, names
+
+
+def _entry(name: str) -> dict[str, Any]:
+    """The TOML table of the preset ``name`` (canonical), parsed from its own tables."""
+    table: dict[str, Any] = tomllib.loads(_sections()[0][name])[name]
+    return table
 
 
 def preset_names() -> list[str]:
@@ -49,12 +75,12 @@ def preset_names() -> list[str]:
     >>> "llama-3-8b" in preset_names()
     True
     """
-    return list(_entries()[0])
+    return list(_sections()[0])
 
 
 @cache
 def _build(name: str) -> Preset:
-    entry = _entries()[0][name]
+    entry = _entry(name)
     # TOML has no null: ``unset`` names the fields config.json sets to null.
     config = MappingProxyType({**entry["config"], **dict.fromkeys(entry.get("unset", ()))})
     spec = from_hf_config(config)
@@ -202,7 +228,7 @@ def preset(name: str) -> Preset:
     own = _OWN.get(name.lower())
     if own is not None:
         return own
-    names = _entries()[1]
+    names = _sections()[1]
     canonical = names.get(name.lower())
     if canonical is None:
         close = did_you_mean(name.lower(), names)
