@@ -57,8 +57,8 @@ def test_a_preset_split_in_two_places_is_caught(tmp_path: Path, monkeypatch: pyt
     path = tmp_path / "presets.toml"
     path.write_text(TWO, encoding="utf-8")
     assert not read_alike(path, monkeypatch)  # [a.extra] after ["b.2"]: a's tables are not together
-    path.write_text(TWO.replace('\n["b.2"]', '\n[a.more]\nz = 4\n\n["b.2"]'), encoding="utf-8")
-    assert not read_alike(path, monkeypatch)
+    path.write_text(TWO.replace('aliases = ["a1"]', 'aliases = [\n  "a1",\n]'), encoding="utf-8")
+    assert not read_alike(path, monkeypatch)  # aliases over three lines: not read from one
     together = TWO.replace("[a.extra]\ny = 3\n", "").replace(
         "config = { x = 1 }\n", "config = { x = 1 }\n\n[a.extra]\ny = 3\n", 1
     )

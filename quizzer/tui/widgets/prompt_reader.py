@@ -38,10 +38,9 @@ _TLD = (
 )
 #: Text outside code spans left to markdown-it: links and images (a "]" followed by "(" or "[": a shape
 #: such as [m, k] is text where no line defines a reference, and a line starting "[" is left to it),
-#: entities, strikethrough, and anything
-#: linkify's pretest takes for a link (a scheme, //, @, www., localhost, an IP's dotted digits, a dot and a
-#: top-level domain not followed by a letter or digit: broader than linkify, never narrower). Linkify reads
-#: text only, never a code span.
+#: entities, strikethrough, and anything linkify's pretest takes for a link (a scheme, //, @, www.,
+#: localhost, an IP's dotted digits, a dot and a top-level domain not followed by a letter or digit:
+#: broader than linkify, never narrower). Linkify reads text only, never a code span.
 _OTHER_TEXT = re.compile(
     r"\][(\[]|&[#A-Za-z]|~~|@|//|(?:https?|ftp|mailto):|www|localhost|\.\d{1,3}\.|\."
     + _TLD
