@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -327,17 +328,26 @@ class Bank:
     def templates(self) -> list[Template]:
         """Every valid template (invalid ones are reported by ``problems``), in load order. Each file is
         parsed and its templates validated before the next is parsed: a table as written is dropped once
-        validated, so the tables of the whole bank are never held at once (the app's peak memory)."""
+        validated, so the tables of the whole bank are never held at once (the app's peak memory).
+
+        Once a load has validated files, what the process holds is frozen out of the garbage collector's
+        scans (``gc.freeze``): the templates live as long as the process, and a full collection over them
+        (about 400,000 objects with the built-in bank) took 150 ms, a hitch in the app, and a tenth of the
+        engine's time making instances."""
         self._add_later()
+        parsed = False
         for path in self._files:
             if path in self._parsed:
                 continue
             self._parse_file(path)
+            parsed = True
             for tid in [tid for tid, (found, _) in self._raw.items() if found == path]:
                 try:
                     self.get(tid)
                 except TemplateError:
                     continue
+        if parsed:
+            gc.freeze()
         out = []
         for tid in self.ids():
             try:
