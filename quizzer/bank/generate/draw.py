@@ -8,6 +8,7 @@ from typing import Any, cast
 
 from quizzer.bank.errors import ExprError, TemplateError
 from quizzer.bank.expr.expression import Budget, Expr, plain
+from quizzer.bank.generate.pending import Pending, layer_names
 from quizzer.bank.generate.per_template import per_template
 from quizzer.bank.read.names import PRESET_FIELDS, calculators
 from quizzer.bank.read.overrides import Fielded, apply_fields
@@ -105,9 +106,18 @@ def touched_by(template: Template, names: set[str]) -> set[int]:
 
 
 def draw(
-    template: Template, rng: random.Random, overrides: Mapping[str, Any], budget: Budget | None = None
+    template: Template,
+    rng: random.Random,
+    overrides: Mapping[str, Any],
+    budget: Budget | None = None,
+    *,
+    lazy: bool = False,
 ) -> tuple[Env, tuple[Expr, ...]]:
     """Variable values and the constraints they break (none without ``overrides``).
+
+    Without overrides, a derived variable is evaluated when first read (``Pending``): by a constraint, or
+    (``lazy``) by whatever reads the env returned, which is then that ``Pending``; else every one is
+    evaluated before the env is returned, a plain dict in the variables' order.
 
     Each constraint is checked as soon as the variables it names are known, so a bad draw is dropped
     before the expensive derived variables after it are computed. Every draw is charged to ``budget``.
@@ -131,7 +141,7 @@ def draw(
         for _ in range(MAX_ATTEMPTS):
             made = _plain_attempt(template, rng, schedule, fns, budget)
             if made is not None:
-                return made, ()
+                return (made if lazy else made.settled()), ()
         raise TemplateError(
             template.path, template.id, "constraints", f"no draw in {MAX_ATTEMPTS} satisfied every constraint"
         )
@@ -180,15 +190,20 @@ def draw(
 
 def _plain_attempt(
     template: Template, rng: random.Random, schedule: list[list[Expr]], fns: Mapping[str, Any], budget: Budget
-) -> Env | None:
+) -> Pending | None:
     """One attempt of ``draw`` without own numbers: the env, or None at the first constraint that fails.
-    What ``_set`` and ``holds`` do, inlined (the same values, charges and errors): about 40 variables an
-    instance, most remembered."""
-    env: Env = {}
+    What ``_set`` and ``holds`` do, inlined (the same values, charges and errors), but a derived variable
+    is left to be evaluated when first read (most of an instance's 40 or so are read by no constraint;
+    a derived preset is evaluated at once: its fields are set with it)."""
+    env = Pending(template, fns, budget)
+    later = env.later
     for var, constraints in zip(template.main.variables, schedule, strict=False):
         expr = var.expr
         if expr is None:
             value = draw_value(var, rng)
+        elif var.kind != "preset":
+            later[var.name] = var
+            value = _MISSING
         else:
             try:
                 value = expr.remembered(env, fns, budget)  # the calculators: pure and memoized
@@ -196,9 +211,10 @@ def _plain_attempt(
                 raise TemplateError(
                     template.path, template.id, f"variables.{var.name}.expr", str(exc)
                 ) from None
-        env[var.name] = value
-        if var.kind == "preset":
-            expand(var, value, env)
+        if value is not _MISSING:
+            env[var.name] = value
+            if var.kind == "preset":
+                expand(var, value, env)
         for constraint in constraints:
             try:
                 holds = constraint.remembered(env, fns, budget)
@@ -235,6 +251,8 @@ def _fixed(var: Variable, overrides: Mapping[str, Any]) -> bool:
 
 #: ``own_value``'s answer for a variable the user did not set.
 _DRAW = object()
+#: ``_plain_attempt``'s value of a derived variable left to be evaluated when read.
+_MISSING = object()
 
 
 def own_value(template: Template, var: Variable, overrides: Mapping[str, Any], rng: random.Random) -> Any:
@@ -341,7 +359,9 @@ def draw_part(
 def n_layers_in(env: Mapping[str, Any]) -> int | None:
     """The model's layer count among the variables: ``n_layers``, else the first ``*_n_layers``."""
     value = env.get("n_layers")
-    if value is None:
+    if value is None and isinstance(env, Pending):  # only the one read is evaluated
+        value = next((env[k] for k in layer_names(env.template)), None)
+    elif value is None:
         value = next((v for k, v in env.items() if k.endswith("_n_layers")), None)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 

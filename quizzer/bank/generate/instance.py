@@ -142,7 +142,14 @@ class Part(Later):
     masked_prompt: str = ""
     """The prompt with every ``{partK}`` shown as "(your answer to part K)": nothing of an earlier answer."""
 
-    LATER: ClassVar[tuple[str, ...]] = ("mistakes", "derivation", "explanation", "tldr", "nudges")
+    LATER: ClassVar[tuple[str, ...]] = (
+        "mistakes",
+        "derivation",
+        "explanation",
+        "tldr",
+        "nudges",
+        "variables",
+    )
 
 
 class _PartOne(Generic[T]):
@@ -187,9 +194,10 @@ class Instance(Later):
     warnings: tuple[str, ...] = ()
     """One line per constraint a user's own numbers break ("outside this template's usual range: ...")."""
 
-    LATER: ClassVar[tuple[str, ...]] = ("parts", "memory_aid", "follow_ups")
+    LATER: ClassVar[tuple[str, ...]] = ("parts", "memory_aid", "follow_ups", "variables")
     """A lazy instance (``generate(..., lazy=True)``) has part 1 (``main``), its count of parts, the
-    conventions and the warnings; the later parts, memory aid and follow-ups are made on first need."""
+    conventions and the warnings; the later parts, memory aid, follow-ups and the variables (the derived
+    ones a question does not show are evaluated then) are made on first need."""
 
     @property
     def part_count(self) -> int:

@@ -6,7 +6,7 @@ import math
 import random
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from quizzer.bank.errors import PartError, TemplateError
 from quizzer.bank.expr.expression import Budget, Expr, plain
@@ -22,6 +22,7 @@ from quizzer.bank.generate.derivation import derive, gradable, template_labels
 from quizzer.bank.generate.draw import _evaluate as evaluate
 from quizzer.bank.generate.draw import draw, draw_part, expand, n_layers_in
 from quizzer.bank.generate.instance import Instance, MistakeValue, Part, new_lock
+from quizzer.bank.generate.pending import Pending
 from quizzer.bank.generate.tolerance import tolerance_text
 from quizzer.bank.limits import MAX_TEXT_CHARS
 from quizzer.bank.read.answer_fields import MistakeSpec
@@ -94,7 +95,8 @@ def generate(
     """
     budget = budget or Budget()
     by_part = split_overrides(template, overrides) if overrides else {}
-    env, broken = draw(template, random.Random(f"{template.id}#{seed}"), by_part.get(1, {}), budget)
+    rng = random.Random(f"{template.id}#{seed}")
+    env, broken = draw(template, rng, by_part.get(1, {}), budget, lazy=lazy)
     instance = _rendered(template, seed, env, broken, by_part, budget)
     return instance if lazy else instance.complete()
 
@@ -149,12 +151,16 @@ def _rendered(
     scope = _Scope(template, env, budget)
     lock = new_lock()
     first = _Renderer(template, template.main, scope)
-    main = first.render({v.name: env[v.name] for v in template.main.variables}, lock)
+    pending = isinstance(env, Pending)  # a derived variable is evaluated when first read
+    names = template.main.variables
+    main = first.render(None if pending else {v.name: env[v.name] for v in names}, lock)
     conventions = first.conventions(main.tolerance_text)
     broken_parts: list[str] = []
 
     def rest() -> dict[str, Any]:
         parts = [main.complete()]
+        if pending:  # the later parts read the names as a plain dict, in the variables' order
+            scope.env = cast(Pending, env).settled()
         teaching = first.teaching()
         scope.answered(1, main)
         for spec in template.parts[1:]:
@@ -164,7 +170,8 @@ def _rendered(
             part = _Renderer(template, spec, scope).render(own, lock).complete()
             parts.append(part)
             scope.answered(spec.number, part)
-        return {"parts": tuple(parts), **teaching}
+        made = {"parts": tuple(parts), **teaching}
+        return {**made, "variables": {v.name: env[v.name] for v in names}} if pending else made
 
     known: dict[str, Any] = {
         "id": f"{template.id}#{seed}",
@@ -175,7 +182,6 @@ def _rendered(
         "difficulty": template.difficulty,
         "kind": template.kind,
         "minutes": template.minutes,
-        "variables": {v.name: env[v.name] for v in template.main.variables},
         "conventions": conventions,
         "references": tuple((r.title, r.url) for r in template.references),
         "n_layers": n_layers_in(env),
@@ -183,6 +189,8 @@ def _rendered(
         "_main": main,
         "_count": len(template.parts),
     }
+    if not pending:
+        known["variables"] = {v.name: env[v.name] for v in names}
     if any(number > 1 for number in by_part):  # a later part's own numbers may break its constraints:
         made = rest()  # the warnings name them, so the parts are drawn now
         known["warnings"] += tuple(OUTSIDE_RANGE + c for c in broken_parts)
@@ -213,7 +221,7 @@ class _Scope:
     budget, and the characters of text left."""
 
     def __init__(self, template: Template, env: dict[str, Any], budget: Budget) -> None:
-        self.env = dict(env)
+        self.env = env if isinstance(env, Pending) else dict(env)  # a Pending is the draw's, not shared
         self.displays: dict[str, str] = {}
         self.labels = template_labels(template)
         self.formats: dict[str, tuple[str | None, str | None]] = {}
@@ -241,7 +249,8 @@ class _Renderer:
         scope.enter(spec)
         self.env = scope.env
         self.fns = calculators()
-        self.shown: dict[str, Any] = dict(scope.env)
+        # the names the texts show: a copy, or one reading through a Pending (evaluating what it shows)
+        self.shown: dict[str, Any] = _Shown(scope.env) if isinstance(scope.env, Pending) else dict(scope.env)
         self._derived: tuple[tuple[Step, ...], str] | None = None
 
     def fail(self, field: str, message: str) -> TemplateError:
@@ -290,11 +299,12 @@ class _Renderer:
         joined = "\n\n".join(self.text(p.text, f"{key}[{i}].text").strip("\n") for i, p in kept)
         return joined, [p for _, p in kept]
 
-    def render(self, own: dict[str, Any], lock: Any) -> Part:
+    def render(self, own: dict[str, Any] | None, lock: Any) -> Part:
         """The part, its own variables ``own`` drawn: what a question shows now (the answer's value, the
         figures that tell it from its mistakes, the tolerance sentence and the prompt: the figures need the
         mistakes' values), and on first need (``Part.LATER``, under ``lock``) the derivation, the
-        explanation, the mistakes' feedback, the TL;DR and the nudges."""
+        explanation, the mistakes' feedback, the TL;DR and the nudges (and the variables, when ``own`` is
+        None: read from the env, a ``Pending``, when first needed)."""
         spec = self.spec
         value = self.number(spec.answer, "answer.expr")
         chosen = [
@@ -340,14 +350,21 @@ class _Renderer:
             "tolerance_text": stated,
             "needed_figures": figures,
             "carry": spec.carry,
-            "variables": own,
             "dtype": dtype,
             "layers": layers,
             "layers_label": layers_label,
             "per_layer": spec.per_layer,
             "masked_prompt": prompt if spec.number == 1 else self.text(spec.prompt, "prompt", hide=True),
         }
-        return Part.lazy(known, lambda: self.rest(chosen), lock)
+        if own is not None:
+            known["variables"] = own
+            return Part.lazy(known, lambda: self.rest(chosen), lock)
+        env = self.env
+        return Part.lazy(
+            known,
+            lambda: {**self.rest(chosen), "variables": {v.name: env[v.name] for v in spec.variables}},
+            lock,
+        )
 
     def rest(self, chosen: list[tuple[int, MistakeSpec, int | float]]) -> dict[str, Any]:
         """The fields of ``Part.LATER``: the derivation, the explanation (the derivation's table after it
@@ -436,6 +453,21 @@ class _Renderer:
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise self.fail(key, f"gives {value!r}, not a whole number of layers")
+        return value
+
+
+class _Shown(dict[str, Any]):
+    """The names part 1's texts show when the env is a ``Pending``: each read through it on first need,
+    beside what the renderer adds (the answer, the derivation table)."""
+
+    __slots__ = ("env",)
+
+    def __init__(self, env: Pending) -> None:
+        super().__init__()
+        self.env = env
+
+    def __missing__(self, name: str) -> Any:
+        value = self[name] = self.env[name]
         return value
 
 
