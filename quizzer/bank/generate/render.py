@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from quizzer.bank.errors import PartError, TemplateError
+from quizzer.bank.errors import ExprError, PartError, TemplateError
 from quizzer.bank.expr.expression import Budget, Expr, plain
 from quizzer.bank.expr.text import (
     TextError,
@@ -19,7 +19,6 @@ from quizzer.bank.expr.text import (
     render_text,
 )
 from quizzer.bank.generate.derivation import derive, gradable, template_labels
-from quizzer.bank.generate.draw import _evaluate as evaluate
 from quizzer.bank.generate.draw import draw, draw_part, expand, n_layers_in
 from quizzer.bank.generate.instance import Instance, MistakeValue, Part, new_lock
 from quizzer.bank.generate.pending import Pending
@@ -257,7 +256,11 @@ class _Renderer:
         return TemplateError(self.template.path, self.template.id, self.spec.field(field), message)
 
     def value(self, expr: Expr, field: str) -> Any:
-        return evaluate(self.template, expr, self.env, self.fns, self.spec.field(field), self.scope.budget)
+        """``expr``'s value (the calculators are pure: remembered), else a TemplateError naming ``field``."""
+        try:
+            return expr.remembered(self.env, self.fns, self.scope.budget)
+        except ExprError as exc:
+            raise self.fail(field, str(exc)) from None
 
     def _says_bare_percent(self, spec: PartSpec) -> bool:
         """Whether the conventions shown with part ``spec`` already say a bare number is a percentage
@@ -286,7 +289,11 @@ class _Renderer:
 
     def number(self, expr: Expr, field: str) -> int | float:
         """The value of ``expr``, a number the grader can take (else a TemplateError naming ``field``)."""
-        return gradable(self.template, self.value(expr, field), self.spec.field(field))
+        value = self.value(expr, field)
+        kind = type(value)
+        if (kind is int and value.bit_length() < 1000) or (kind is float and math.isfinite(value)):
+            return value  # type: ignore[no-any-return]  # most: a number that is a float too, no field named
+        return gradable(self.template, value, self.spec.field(field))
 
     def holds(self, condition: Expr | None, field: str) -> bool:
         return condition is None or bool(self.value(condition, field))
