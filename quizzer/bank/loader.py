@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from quizzer.bank.errors import TemplateError
+from quizzer.bank.heap import settle_heap
 from quizzer.bank.limits import MAX_FILE_BYTES
 from quizzer.bank.read.control import CONTROL, neutralised, visible
 from quizzer.bank.read.files import NotAFile, TooLarge, Unreadable, parse_toml, read_regular
@@ -330,10 +330,8 @@ class Bank:
         parsed and its templates validated before the next is parsed: a table as written is dropped once
         validated, so the tables of the whole bank are never held at once (the app's peak memory).
 
-        Once a load has validated files, what the process holds is frozen out of the garbage collector's
-        scans (``gc.freeze``): the templates live as long as the process, and a full collection over them
-        (about 400,000 objects with the built-in bank) took 150 ms, a hitch in the app, and a tenth of the
-        engine's time making instances."""
+        Once a load has validated files, the collector's policy is set for the heap the process now holds
+        (``settle_heap``: frozen, young objects collected less often)."""
         self._add_later()
         parsed = False
         for path in self._files:
@@ -347,7 +345,7 @@ class Bank:
                 except TemplateError:
                     continue
         if parsed:
-            gc.freeze()
+            settle_heap()
         out = []
         for tid in self.ids():
             try:
