@@ -87,7 +87,12 @@ class Record(metaclass=_RecordType):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         fields = self._fields
         if self._slotted:
-            for name, value in self._given(args, kwargs).items():
+            given = (
+                zip(fields, args, strict=False)  # of equal length: checked
+                if not kwargs and len(args) == self._count
+                else self._given(args, kwargs).items()
+            )
+            for name, value in given:
                 object.__setattr__(self, name, value)
         elif not kwargs and len(args) == self._count:  # a fast path: every field positional
             self.__dict__.update(zip(fields, args, strict=False))  # the lengths are equal: checked above

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from quizzer.core.errors import SpecError
 from quizzer.core.record import Record
@@ -74,7 +74,10 @@ class Mistake(Record):
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
             raise SpecError(f"mistake name ({self.name!r}) must be a non-empty string")
-        finite(f"mistake {self.name!r} value", self.value)
+        value: Any = self.value
+        kind = type(value)
+        if not ((kind is float and math.isfinite(value)) or (kind is int and value.bit_length() < 1000)):
+            finite(f"mistake {self.name!r} value", value)  # its message made only for a value it may refuse
 
     @property
     def label(self) -> str:

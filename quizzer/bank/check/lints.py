@@ -82,7 +82,12 @@ def scope(template: Template, number: int) -> Scope:
 
 def part_env(template: Template, instance: Instance, number: int) -> dict[str, Any]:
     """The names part ``number`` of ``instance`` is evaluated with: part 1's variables, then each later
-    part's up to it, and the true answers of the parts before it (``part1``...)."""
+    part's up to it, and the true answers of the parts before it (``part1``...). A copy: the lints of one
+    instance ask for the same ones (an instance is immutable, so they are made once, ``_ENVS``)."""
+    key = (id(instance), number)
+    found = _ENVS.get(key)
+    if found is not None and found[0] is instance and found[1] is template:
+        return dict(found[2])
     env: dict[str, Any] = {}
     for var in template.main.variables:
         expand(var, instance.variables[var.name], env)
@@ -90,7 +95,15 @@ def part_env(template: Template, instance: Instance, number: int) -> dict[str, A
         env[f"part{spec.number - 1}"] = instance.parts[spec.number - 2].value
         for var in spec.variables:
             expand(var, part.variables[var.name], env)
-    return env
+    if len(_ENVS) >= 64:  # the parts of the instance being checked, and a few before it
+        _ENVS.clear()
+    _ENVS[key] = (instance, template, env)
+    return dict(env)
+
+
+#: ``part_env``'s answers by (id of the instance, part), each kept beside its instance and template (so that
+#: the id cannot be reused while it is kept).
+_ENVS: dict[tuple[int, int], tuple[Instance, Template, dict[str, Any]]] = {}
 
 
 class OmissionLint:
