@@ -88,8 +88,9 @@ def generate(
     number, a value that cannot be shown, texts beyond ``MAX_TEXT_CHARS`` in all.
 
     With ``lazy``, what a question shows first is made now (part 1's prompt, value, display and tolerance
-    sentence, the conventions), the rest on first need (``Instance.LATER``, ``Part.LATER``: the later
-    parts, the derivation and teaching texts, the mistakes' feedback), and a TemplateError about the rest
+    sentence, the conventions, and the derived variables those read), the rest on first need
+    (``Instance.LATER``, ``Part.LATER``: the later parts, the derivation and teaching texts, the mistakes'
+    feedback, the variables), and a TemplateError about the rest
     is raised when it is made: ``complete()`` makes it at a moment of the caller's choosing.
     """
     budget = budget or Budget()
