@@ -1,5 +1,6 @@
 """A draw's derived variables are evaluated when first read (``Pending``): a constraint guards the ones
-after it, and a lazy instance evaluates only what the question shows until it is completed."""
+after it, and a lazy instance evaluates only what the question shows until it is completed (an
+estimate's mistakes, which its question does not read, included)."""
 
 from __future__ import annotations
 
@@ -114,3 +115,43 @@ def test_a_lazy_draw_leaves_unread_variables_unevaluated() -> None:
     value = env[name]
     assert name not in env.later
     assert dict.__getitem__(env, name) == value
+
+
+ESTIMATE = """
+[[template]]
+id = "estimate-broken-mistake"
+title = "An estimate whose mistake cannot be evaluated"
+topic = "testing"
+difficulty = "easy"
+minutes = 1
+kind = "estimate"
+prompt = "Roughly how many heads are there when there are {heads} heads?"
+explanation = "Count them."
+tldr = "Count them."
+answer = { expr = "heads", unit = "count" }
+
+[template.variables]
+heads = { range = [3, 3] }
+zero = { expr = "heads - 3" }
+
+[[template.mistakes]]
+name = "divided-by-nothing"
+answer = "heads / zero"
+feedback = "Nothing to divide by."
+"""
+
+
+def test_an_estimates_mistakes_are_not_evaluated_before_its_question_is_shown(tmp_path: Path) -> None:
+    """An estimate asks for no figures, and the figures are all a question shown reads of its mistakes:
+    they are evaluated when the rest is made (and fail then, as the eager instance does)."""
+    template = _template(tmp_path, ESTIMATE)
+    assert template.main.tolerance.kind == "factor"
+    lazy = generate(template, 1, lazy=True)
+    assert lazy.value == 3
+    assert "estimate" in lazy.tolerance_text or "factor" in lazy.tolerance_text
+    with pytest.raises(TemplateError) as failed:
+        lazy.complete()
+    assert failed.value.field == "mistakes[0].answer"
+    with pytest.raises(TemplateError) as eager:
+        generate(template, 1)
+    assert str(eager.value) == str(failed.value)

@@ -315,22 +315,22 @@ class _Renderer:
         None: read from the env, a ``Pending``, when first needed)."""
         spec = self.spec
         value = self.number(spec.answer, "answer.expr")
-        chosen = [
-            (i, m, self.number(m.expr, f"mistakes[{i}].answer"))
-            for i, m in enumerate(spec.mistakes)
-            if self.holds(m.when, f"mistakes[{i}].when")
-        ]
+        # an estimate (a factor tolerance) asks for no figures: its mistakes' values are not read until
+        # the rest is made (the figures are the only thing here that reads them)
+        chosen = None if spec.tolerance.kind == "factor" else self.chosen()
         dtype, layers = self.dtype(), self.layers()
         label_key = spec.context_key("layers_label")
         layers_label = self.text(spec.layers_label, label_key) if spec.layers_label else None
         per_unit = display_scale(spec.unit, spec.display) if spec.display else 1
-        context = GradeContext(spec.display, dtype, layers, layers_label, spec.per_layer)
-        # the built-in slips as the grader will try them: only their values are read here (``slips``
-        # writes a feedback sentence when it is read: builtin_mistakes would write every one now)
-        found = slips(value, spec.unit, context, tolerance=spec.tolerance)
-        own_mistakes = [Mistake(m.name, v, "", m.title, m.family or "own") for _, m, v in chosen]
-        tried: list[Valued] = [*own_mistakes, *found]
-        figures = figures_needed(value, spec.tolerance, tried, per_unit=per_unit)[0]
+        figures = None
+        if chosen is not None:
+            context = GradeContext(spec.display, dtype, layers, layers_label, spec.per_layer)
+            # the built-in slips as the grader will try them: only their values are read here (``slips``
+            # writes a feedback sentence when it is read: builtin_mistakes would write every one now)
+            found = slips(value, spec.unit, context, tolerance=spec.tolerance)
+            own_mistakes = [Mistake(m.name, v, "", m.title, m.family or "own") for _, m, v in chosen]
+            tried: list[Valued] = [*own_mistakes, *found]
+            figures = figures_needed(value, spec.tolerance, tried, per_unit=per_unit)[0]
         try:
             self.shown["answer"] = answer_display(value, spec.unit, spec.display, figures)
         except (ValueError, ArithmeticError) as exc:
@@ -374,10 +374,21 @@ class _Renderer:
             lock,
         )
 
-    def rest(self, chosen: list[tuple[int, MistakeSpec, int | float]]) -> dict[str, Any]:
+    def chosen(self) -> list[tuple[int, MistakeSpec, int | float]]:
+        """The part's mistakes whose condition holds, each with its index and value."""
+        return [
+            (i, m, self.number(m.expr, f"mistakes[{i}].answer"))
+            for i, m in enumerate(self.spec.mistakes)
+            if self.holds(m.when, f"mistakes[{i}].when")
+        ]
+
+    def rest(self, chosen: list[tuple[int, MistakeSpec, int | float]] | None) -> dict[str, Any]:
         """The fields of ``Part.LATER``: the derivation, the explanation (the derivation's table after it
-        unless it shows ``{derivation}``), the ``chosen`` mistakes with their feedback, TL;DR, nudges."""
+        unless it shows ``{derivation}``), the ``chosen`` mistakes (None: an estimate's, evaluated now)
+        with their feedback, TL;DR, nudges."""
         spec = self.spec
+        if chosen is None:
+            chosen = self.chosen()
         derivation, table = self.derivation()
         explanation, kept = self.joined("explanation", spec.explanation_parts)
         if not any("{derivation}" in p.text for p in kept):
