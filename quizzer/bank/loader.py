@@ -330,8 +330,8 @@ class Bank:
         parsed and its templates validated before the next is parsed: a table as written is dropped once
         validated, so the tables of the whole bank are never held at once (the app's peak memory).
 
-        Once a load has validated files, the collector's policy is set for the heap the process now holds
-        (``settle_heap``: frozen, young objects collected less often)."""
+        Once a load has validated files, what the process holds is frozen out of the garbage collector's
+        scans (``settle_heap``)."""
         self._add_later()
         parsed = False
         for path in self._files:

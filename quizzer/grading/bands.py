@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from quizzer.core.errors import SpecError
 from quizzer.core.record import Record
@@ -23,6 +23,15 @@ if TYPE_CHECKING:
 
 #: The relative slack of comparisons: decimal edges ("0.33" against 0.3 ± 10 %) survive binary rounding.
 SLACK = 1e-12
+
+
+def plainly_finite(value: object) -> bool:
+    """Whether ``value`` is a float that is finite or an int well within a float's range: a number that
+    ``finite`` (and a float conversion) takes, told without building a message."""
+    kind = type(value)
+    if kind is float:
+        return math.isfinite(value)  # type: ignore[arg-type]
+    return kind is int and value.bit_length() < 1000  # type: ignore[attr-defined]
 
 
 def finite(name: str, value: object) -> None:
@@ -74,10 +83,8 @@ class Mistake(Record):
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
             raise SpecError(f"mistake name ({self.name!r}) must be a non-empty string")
-        value: Any = self.value
-        kind = type(value)
-        if not ((kind is float and math.isfinite(value)) or (kind is int and value.bit_length() < 1000)):
-            finite(f"mistake {self.name!r} value", value)  # its message made only for a value it may refuse
+        if not plainly_finite(self.value):  # the message made only for a value ``finite`` may refuse
+            finite(f"mistake {self.name!r} value", self.value)
 
     @property
     def label(self) -> str:

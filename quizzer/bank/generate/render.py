@@ -32,6 +32,7 @@ from quizzer.bank.read.texts import TextPart
 from quizzer.core.checks import did_you_mean
 from quizzer.core.errors import QuizzerError
 from quizzer.core.trace import Step
+from quizzer.grading.bands import plainly_finite
 from quizzer.grading.figures import figures_needed
 from quizzer.grading.grade import GradeContext, Mistake, title_from_name
 from quizzer.grading.slips import slips
@@ -291,9 +292,8 @@ class _Renderer:
     def number(self, expr: Expr, field: str) -> int | float:
         """The value of ``expr``, a number the grader can take (else a TemplateError naming ``field``)."""
         value = self.value(expr, field)
-        kind = type(value)
-        if (kind is int and value.bit_length() < 1000) or (kind is float and math.isfinite(value)):
-            return value  # type: ignore[no-any-return]  # most: a number that is a float too, no field named
+        if plainly_finite(value):  # most: a number that is a float too, no field named
+            return value  # type: ignore[no-any-return]
         return gradable(self.template, value, self.spec.field(field))
 
     def holds(self, condition: Expr | None, field: str) -> bool:
