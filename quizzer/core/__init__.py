@@ -255,6 +255,9 @@ def forget() -> None:
     made = globals().get("CALCULATORS")  # made on first use (``__getattr__``): none yet, nothing kept
     for calculator in made._made.values() if made is not None else ():
         calculator.__dict__.get("kept_results", {}).clear()
+    from quizzer.core.kept import forget_kept  # and the building blocks they are made of
+
+    forget_kept()
 
 
 class _Calculators(Mapping[str, "Callable[..., Result]"]):

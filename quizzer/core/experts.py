@@ -6,6 +6,7 @@ from typing import cast
 
 from quizzer.core.checks import counts
 from quizzer.core.errors import SpecError
+from quizzer.core.kept import kept
 from quizzer.core.params import mlp_params, router_params
 from quizzer.core.record import Record
 from quizzer.core.trace import Result, Trace, num
@@ -40,6 +41,7 @@ class MoeParts(Record):
         return self.router + self.experts_per_token * self.expert + self.shared
 
 
+@kept
 def moe_mlp_params(
     d_model: int,
     d_ff_expert: int,
@@ -109,6 +111,7 @@ def moe_mlp_params(
     return results[0], results[1]
 
 
+@kept
 def moe_parts(
     d_model: int,
     d_ff_expert: int,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from quizzer.core.checks import counts
 from quizzer.core.errors import SpecError
+from quizzer.core.kept import kept
 from quizzer.core.trace import Result, Trace, num, tags
 from quizzer.core.units import Unit
 
@@ -76,6 +77,7 @@ def position_params(n_positions: int, d_model: int) -> Result:
     return t.done(value, P, "learned absolute positions; rotary positions have no parameters")
 
 
+@kept
 def attention_params(
     d_model: int,
     n_heads: int,
@@ -219,6 +221,7 @@ def _attention_with_value_width(
     return t.done(value, P, "per layer; value heads v_head_dim wide")
 
 
+@kept
 def mlp_params(
     d_model: int, d_ff: int, gated: bool = True, bias: bool = False, *, width: str = "d_ff"
 ) -> Result:
@@ -265,6 +268,7 @@ def mlp_params(
     return t.done(value, P, "per layer; gated = 3 matrices, gelu = 2 matrices")
 
 
+@kept
 def norm_params(d_model: int, norm: str = "rmsnorm") -> Result:
     """One normalisation layer: LayerNorm has a weight and a bias (2·d), RMSNorm a weight only (d), OLMo's
     non-parametric LayerNorm none (0).
@@ -285,6 +289,7 @@ def norm_params(d_model: int, norm: str = "rmsnorm") -> Result:
     return t.done(value, P, "one norm")
 
 
+@kept
 def router_params(d_model: int, n_experts: int, bias: bool = False) -> Result:
     """MoE router: a d_model × n_experts linear layer (plus n_experts with a bias).
 

@@ -47,6 +47,12 @@ class Factor(Record):
     instead: Number | None = None
     label: str = ""
 
+    def __init__(self, role: str, value: Number, instead: Number | None = None, label: str = "") -> None:
+        # Record's own __init__, written out: a calculator makes thousands (tests/core/test_record.py
+        # holds the signature to the fields)
+        own = self.__dict__
+        own["role"], own["value"], own["instead"], own["label"] = role, value, instead, label
+
 
 def tags(**values: Number | tuple[Number, Number]) -> tuple[Factor, ...]:
     """The factors of a step, by role, in the order given (a role of ``ROLES``, else a ValueError); a pair
@@ -86,6 +92,20 @@ class Step(Record):
     unit: str
     factors: tuple[Factor, ...] = ()
 
+    def __init__(
+        self,
+        label: str,
+        formula: str,
+        substituted: str,
+        value: Number,
+        unit: str,
+        factors: tuple[Factor, ...] = (),
+    ) -> None:
+        # Record's own __init__, written out: every calculator step makes one (see Factor's)
+        own = self.__dict__
+        own["label"], own["formula"], own["substituted"] = label, formula, substituted
+        own["value"], own["unit"], own["factors"] = value, unit, factors
+
     def factor(self, role: str) -> Factor | None:
         """The factor of ``role``, if the step has one.
 
@@ -105,6 +125,11 @@ class Result(Record):
     unit: str
     steps: tuple[Step, ...]
     convention: str = ""
+
+    def __init__(self, value: Number, unit: str, steps: tuple[Step, ...], convention: str = "") -> None:
+        # Record's own __init__, written out: every calculator call makes one (see Factor's)
+        own = self.__dict__
+        own["value"], own["unit"], own["steps"], own["convention"] = value, unit, steps, convention
 
     def __int__(self) -> int:
         return int(self.value)
@@ -140,6 +165,8 @@ def num(value: Number | Fraction) -> str:
     >>> num(341116.4), num(1234.5678), num(2048.5), num(999.25)
     ('341,116', '1,234.57', '2,048.5', '999.25')
     """
+    if type(value) is int:  # most: no isinstance of a union
+        return f"{value:,}"
     if not isinstance(value, int | float):
         value = exact(value)
     if isinstance(value, bool):

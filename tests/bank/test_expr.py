@@ -156,6 +156,53 @@ def test_every_growing_operation_has_a_size_guard(source: str, value: object, re
         ev(source, x=value)
 
 
+@pytest.mark.parametrize(
+    ("source", "names", "reason"),
+    [
+        ("d * 2", {"d": "bf16"}, "'bf16' is text, not a number"),
+        ("2 * d", {"d": "bf16"}, "'bf16' is text, not a number"),
+        ("-d", {"d": "bf16"}, "'bf16' is text, not a number"),
+        ("d < 2", {"d": "bf16"}, "cannot compare 'bf16' < 2"),
+        ("2 >= d", {"d": "bf16"}, "cannot compare 2 >= 'bf16'"),
+        ("1 < d < 3", {"d": "bf16"}, "cannot compare 1 < 'bf16'"),
+        ("nope * 2", {}, "unknown variable 'nope'"),
+        ("nope < 2", {}, "unknown variable 'nope'"),
+    ],
+)
+def test_a_variable_read_as_an_operand_fails_as_any_operand(
+    source: str, names: dict[str, object], reason: str
+) -> None:
+    """A variable operand is read in one step (no wrapper): text, or a name not there, fails as it does
+    wherever else it stands."""
+    with pytest.raises(ExprError, match=re.escape(reason)):
+        ev(source, **names)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("x * 2 + y", 2 * 7 + 3),
+        ("(x + y) * (x - y)", (7 + 3) * (7 - 3)),
+        ("x / y * y", 7),  # exact: a Fraction times y is whole again
+        ("x / 2 < 4", True),
+        ("x / 2 < 3", False),
+        ("1 < x < 8", True),
+        ("1 < x < 7", False),
+        ("t * 2", 2),  # true is 1 in arithmetic, as in Python
+        ("r * 2", 2 * 16_384_000),  # a calculator Result gives its value
+        ("r > x", True),
+        ("f * 2", 5.0),
+    ],
+)
+def test_operands_of_every_form_give_their_values(source: str, expected: object) -> None:
+    from quizzer.core.params import embedding_params
+
+    names = {"x": 7, "y": 3, "t": True, "f": 2.5, "r": embedding_params(32_000, 512)}
+    value = ev(source, **names)
+    assert value == expected
+    assert type(value) is type(expected)
+
+
 def test_results_at_the_size_limit_are_exact() -> None:
     assert ev("x * x", x=2**4999) == 2**9998
     assert ev("round(x, -100)", x=10**150 + 7) == 10**150

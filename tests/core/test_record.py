@@ -91,3 +91,24 @@ def test_a_slotted_child_has_its_parents_fields_defaults_and_post_init() -> None
     import pickle
 
     assert pickle.loads(pickle.dumps(c)) == c
+
+
+def test_the_trace_records_written_out_initializers_take_exactly_their_fields() -> None:
+    """Factor, Step and Result write Record's __init__ out (calculators make thousands): their parameters
+    must be the fields in order with the same defaults, and set every field as given."""
+    import inspect
+
+    from quizzer.core.trace import Factor, Result, Step
+
+    for cls in (Factor, Step, Result):
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+        assert tuple(p.name for p in params) == cls._fields, cls.__name__
+        defaults = {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
+        assert defaults == cls._defaults, cls.__name__
+        values = [f"<{name}>" for name in cls._fields]
+        made = cls(*values)
+        assert made.as_dict() == dict(zip(cls._fields, values, strict=True)), cls.__name__
+        assert made == cls(**dict(zip(cls._fields, values, strict=True)))
+        assert made.replace(**{cls._fields[0]: "x"}).as_dict()[cls._fields[0]] == "x"
+        with pytest.raises(AttributeError, match="immutable"):
+            setattr(made, cls._fields[0], 1)

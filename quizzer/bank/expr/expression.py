@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import _ast  # the C node classes; the `ast` module would cost ~14 ms of cold start
 import math
+import operator
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from operator import itemgetter
@@ -273,27 +274,32 @@ def bounded(value: Value) -> str | None:
         bits = max(abs(value.numerator).bit_length(), value.denominator.bit_length())
     else:
         return None
-    return None if bits <= MAX_INT_BITS else f"the result has more than {MAX_INT_BITS:,} bits"
+    return None if bits <= MAX_INT_BITS else _TOO_MANY_BITS
 
 
 Compiled = Callable[[Mapping[str, Value], Mapping[str, Callable[..., Any]]], Value]
 
 _ARITH: dict[str, Callable[[Any, Any], Any]] = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "//": lambda a, b: a // b,
-    "%": lambda a, b: a % b,
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "//": operator.floordiv,
+    "%": operator.mod,
 }
-_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
+_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
 }
+#: The message ``bounded`` gives an exact number beyond the limit.
+_TOO_MANY_BITS = f"the result has more than {MAX_INT_BITS:,} bits"
 _FLOAT_ONLY = frozenset({"sqrt", "log2", "log10"})
+#: The kinds of value ``plain`` gives back as they are.
+_PLAIN = frozenset({int, float, str, bool})
+isfinite = math.isfinite
 
 
 class _Compiler:
@@ -313,10 +319,36 @@ class _Compiler:
 
     def number(self, node: Any) -> Compiled:
         """A compiled operand that must be a number (a Result gives its value)."""
+        if isinstance(node, _ast.BinOp):  # arithmetic of numbers gives a number: nothing to check
+            return self.compile(node)
+        if isinstance(node, _ast.Constant) and type(node.value) in (int, float):
+            return self.compile(node)
+        if isinstance(node, _ast.Name) and node.id not in CONSTANTS:
+            return self._number_name(node.id)
         inner, fail = self.compile(node), self.fail
 
         def run(env: Mapping[str, Value], fns: Mapping[str, Callable[..., Any]]) -> Value:
             value = inner(env, fns)
+            kind = type(value)
+            if kind is int or kind is float:  # most operands
+                return value
+            if isinstance(value, Result):
+                value = value.value
+            if isinstance(value, str):
+                raise fail(f"{value!r} is text, not a number")
+            return value
+
+        return run
+
+    def _number_name(self, name: str) -> Compiled:
+        """``number`` of a variable in one call: its value, which must be a number."""
+        fail = self.fail
+
+        def run(env: Mapping[str, Value], fns: Mapping[str, Callable[..., Any]]) -> Value:
+            try:
+                value = env[name]
+            except KeyError:
+                raise fail(f"unknown variable {name!r}") from None
             kind = type(value)
             if kind is int or kind is float:  # most operands
                 return value
@@ -375,6 +407,23 @@ class _Compiler:
             (CMPOPS[type(op)], self.compile(c)) for op, c in zip(node.ops, node.comparators, strict=True)
         ]
         fail = self.fail
+        if len(pairs) == 1:  # most comparisons: a < b
+            ((symbol, right),) = pairs
+            compare = _COMPARE[symbol]
+
+            def run_one(env: Mapping[str, Value], fns: Mapping[str, Callable[..., Any]]) -> Value:
+                a = left(env, fns)
+                if type(a) not in _PLAIN:
+                    a = plain(a)
+                b = right(env, fns)
+                if type(b) not in _PLAIN:
+                    b = plain(b)
+                try:
+                    return bool(compare(a, b))
+                except TypeError:
+                    raise fail(f"cannot compare {a!r} {symbol} {b!r}") from None
+
+            return run_one
 
         def run(env: Mapping[str, Value], fns: Mapping[str, Callable[..., Any]]) -> Value:
             a = plain(left(env, fns))
@@ -421,9 +470,17 @@ class _Compiler:
                 raise fail("the result is too large") from None
             except TypeError:
                 raise fail(f"cannot compute {num_or_repr(a)} {symbol} {num_or_repr(b)}") from None
-            problem = bounded(result)
-            if problem:
-                raise fail(problem)
+            kind = type(result)  # ``bounded``, written out for the two kinds most results are
+            if kind is int:
+                if result.bit_length() > MAX_INT_BITS:
+                    raise fail(_TOO_MANY_BITS)
+            elif kind is float:
+                if not isfinite(result):
+                    raise fail(f"the result {result!r} is not a finite number")
+            else:
+                problem = bounded(result)
+                if problem:
+                    raise fail(problem)
             return result
 
         return run
