@@ -232,7 +232,10 @@ def _memoized(calculator: Callable[..., Result]) -> Callable[..., Result]:
     kept: dict[tuple[Any, ...], Result] = {}
 
     def call(*args: Any, **kwargs: Any) -> Result:
-        key = (*((type(a), a) for a in args), *((k, type(v), v) for k, v in sorted(kwargs.items())))
+        key: tuple[Any, ...] = (args, tuple(map(type, args)))
+        if kwargs:
+            named = sorted(kwargs.items())
+            key += (tuple(named), tuple(type(v) for _, v in named))
         try:
             return kept[key]
         except KeyError:

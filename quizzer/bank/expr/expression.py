@@ -506,33 +506,44 @@ class _Compiler:
         args = [self.compile(a) for a in node.args]
         kwargs = [(k.arg, self.compile(k.value)) for k in node.keywords]
         builtin = BUILTINS.get(name)
+        is_round, float_only = name == "round", name in _FLOAT_ONLY
 
         def run(env: Mapping[str, Value], fns: Mapping[str, Callable[..., Any]]) -> Value:
             fn = builtin or fns.get(name)
             if fn is None:
                 raise fail(f"unknown function {name!r}")
             values = [plain(a(env, fns)) for a in args]
-            named = {key: plain(value(env, fns)) for key, value in kwargs}
-            if name == "round":
-                _check_round_digits(values, named, fail)
+            named = {key: plain(value(env, fns)) for key, value in kwargs} if kwargs else None
+            if is_round:
+                _check_round_digits(values, named or {}, fail)
             try:
-                if name in _FLOAT_ONLY:
+                if float_only:
                     values = [float(v) if isinstance(v, Fraction) else v for v in values]
-                result = fn(*values, **named)
+                result = fn(*values) if named is None else fn(*values, **named)
             except QuizzerError as exc:
                 raise fail(f"{name}(): {exc}") from None
             # A calculator is core code run on a pack's numbers: what it raises is this expression's fault.
             except (TypeError, ValueError, ArithmeticError, LookupError, RecursionError) as exc:
                 raise fail(f"{name}(): {exc}") from None
-            if isinstance(result, Result):
-                problem = bounded(result.value)
+            value: Value
+            if type(result) is Result or isinstance(result, Result):
+                value = result.value
                 note = getattr(fns, "note", None)
                 if note is not None:  # a Tracing mapping: the derivation's formula names this call's result
                     note(key, result)
             else:
-                problem = bounded(result)
-            if problem:
-                raise fail(f"{name}(): {problem}")
+                value = result
+            kind = type(value)  # ``bounded``, written out for the two kinds most values are
+            if kind is int:
+                if value.bit_length() > MAX_INT_BITS:
+                    raise fail(f"{name}(): {_TOO_MANY_BITS}")
+            elif kind is float:
+                if not isfinite(value):
+                    raise fail(f"{name}(): the result {value!r} is not a finite number")
+            else:
+                problem = bounded(value)
+                if problem:
+                    raise fail(f"{name}(): {problem}")
             return result
 
         return run

@@ -173,9 +173,14 @@ def render_text(
             out.append(piece)
             continue
         name, style, written = piece
-        var_style, unit = formats.get(name, (None, None))
+        var_style, unit = formats.get(name, _NO_FORMAT)
+        value = env[name]
         try:
-            shown = format_value(env[name], style or var_style, unit)
+            style = style or var_style
+            if type(value) is int and style is None and not unit:  # most: a count, as format_value shows it
+                shown = f"{value:,}"
+            else:
+                shown = format_value(value, style, unit)
         except (ValueError, ArithmeticError, TypeError) as exc:
             raise TextError(f"cannot show {{{name}}} ({_cut(env[name])}): {exc}") from None
         length += len(shown) - written
@@ -187,6 +192,8 @@ def render_text(
     return _unescaped("".join(out))  # after filling in, as ever: a value shown with {{ reads as {
 
 
+#: The format of a name the texts' formats do not list: no style, no unit.
+_NO_FORMAT: tuple[str | None, str | None] = (None, None)
 #: A text split at its placeholders: literal runs and (name, style, characters written) for each.
 _Pieces = tuple["str | tuple[str, str | None, int]", ...]
 _PIECES: dict[str, _Pieces] = {}

@@ -22,6 +22,7 @@ from quizzer.bank.generate.derivation import derive, gradable, template_labels
 from quizzer.bank.generate.draw import draw, draw_part, expand, n_layers_in
 from quizzer.bank.generate.instance import Instance, MistakeValue, Part, new_lock
 from quizzer.bank.generate.pending import Pending
+from quizzer.bank.generate.per_template import per_template
 from quizzer.bank.generate.tolerance import tolerance_text
 from quizzer.bank.limits import MAX_TEXT_CHARS
 from quizzer.bank.read.answer_fields import MistakeSpec
@@ -216,12 +217,28 @@ def grade_context(question: Part) -> GradeContext:
     )
 
 
+@per_template
+def _part_names(
+    template: Template,
+) -> tuple[tuple[dict[str, tuple[str | None, str | None]], dict[str, str]], ...]:
+    """For each part, its variables' formats (style, unit) and labels, as ``_Scope.enter`` adds them: once
+    per template (shared: never change them)."""
+    return tuple(
+        (
+            {v.name: (v.format, v.unit) for v in spec.variables},
+            {v.name: v.label for v in spec.variables if v.label},
+        )
+        for spec in template.parts
+    )
+
+
 class _Scope:
     """What the parts of one instance share as they are rendered in order: the names known so far (each
     earlier part's answer as ``partK`` too), their display forms, labels and formats, the evaluation
     budget, and the characters of text left."""
 
     def __init__(self, template: Template, env: dict[str, Any], budget: Budget) -> None:
+        self.template = template
         self.env = env if isinstance(env, Pending) else dict(env)  # a Pending is the draw's, not shared
         self.displays: dict[str, str] = {}
         self.labels = template_labels(template)
@@ -231,9 +248,10 @@ class _Scope:
 
     def enter(self, spec: PartSpec) -> None:
         """Part ``spec`` is rendered next: its variables' formats and labels join the scope."""
-        self.formats.update({v.name: (v.format, v.unit) for v in spec.variables})
+        formats, labels = _part_names(self.template)[spec.number - 1]
+        self.formats.update(formats)
         if spec.number > 1:
-            self.labels.update({v.name: v.label for v in spec.variables if v.label})
+            self.labels.update(labels)
 
     def answered(self, number: int, part: Part) -> None:
         """Part ``number`` is rendered: later parts know its answer as ``part{number}``."""
