@@ -73,6 +73,14 @@ _MISSING = object()
 _SETS: dict[frozenset[str], frozenset[str]] = {}
 #: ``shared``'s expressions, by source.
 _SHARED: dict[str, Expr] = {}
+#: The expressions compiled so far in this process (``compiled_count``).
+_COMPILED = [0]
+
+
+def compiled_count() -> int:
+    """How many expressions this process has compiled: each keeps its closures for as long as it lives
+    (``quizzer.bank.heap.settle_compiled`` freezes them out of the collector's scans)."""
+    return _COMPILED[0]
 
 
 class Expr:
@@ -181,6 +189,7 @@ class Expr:
         run = self._run
         if run is None:
             run = self._run = _Compiler(self.source).compile(self._parsed())
+            _COMPILED[0] += 1
         return run(env, functions)
 
     def kinds(self, name_kinds: Mapping[str, frozenset[str]]) -> frozenset[str]:

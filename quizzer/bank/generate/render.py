@@ -24,6 +24,7 @@ from quizzer.bank.generate.instance import Instance, MistakeValue, Part, new_loc
 from quizzer.bank.generate.pending import Pending
 from quizzer.bank.generate.per_template import per_template
 from quizzer.bank.generate.tolerance import tolerance_text
+from quizzer.bank.heap import settle_compiled
 from quizzer.bank.limits import MAX_TEXT_CHARS
 from quizzer.bank.read.answer_fields import MistakeSpec
 from quizzer.bank.read.names import calculators
@@ -100,7 +101,10 @@ def generate(
     rng = random.Random(f"{template.id}#{seed}")
     env, broken = draw(template, rng, by_part.get(1, {}), budget, lazy=lazy)
     instance = _rendered(template, seed, env, broken, by_part, budget)
-    return instance if lazy else instance.complete()
+    if not lazy:
+        instance.complete()
+    settle_compiled()  # what the expressions compiled for it hold, frozen out of the collector's scans
+    return instance
 
 
 def instances(template: Template, seeds: Iterable[int]) -> Iterator[tuple[int, Instance, bool]]:
@@ -130,6 +134,7 @@ def _instance(
         if key in drawn:
             return drawn[key].replace(id=f"{template.id}#{seed}", seed=seed), True
         instance = _rendered(template, seed, env, broken, {}, budget).complete()
+        settle_compiled()
     else:
         instance = generate(template, seed, budget=budget)
         key = repr([part.variables for part in instance.parts])
