@@ -10,7 +10,7 @@ from quizzer.core.trace import Number
 from quizzer.grading.bands import SLACK, Mistake, Tolerance, is_within, match_mistake
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from quizzer.grading.bands import M
 
@@ -46,23 +46,37 @@ def round_figures(value: Number, figures: int) -> Number:
     """
     if isinstance(figures, bool) or not isinstance(figures, int) or figures < 1:
         raise SpecError(f"figures ({figures!r}) must be a positive integer")
+    return _rounding(value)(figures)
+
+
+def _rounding(value: Number) -> Callable[[int], Number]:
+    """``round_figures(value, k)`` as a function of k (k >= 1), the decimal form of ``value`` read once
+    (``figures_needed`` tries one figure after another)."""
     if isinstance(value, int):
         size = len(str(abs(value)))
-        if size <= figures:
-            return value
-        unit: int = 10 ** (size - figures)  # int ** int is typed Any (a negative power is a float)
-        rounded: Number = (abs(value) + unit // 2) // unit * unit
-        return rounded if value >= 0 else -rounded
+
+        def whole(figures: int) -> Number:
+            if size <= figures:
+                return value
+            unit: int = 10 ** (size - figures)  # int ** int is typed Any (a negative power is a float)
+            rounded: Number = (abs(value) + unit // 2) // unit * unit
+            return rounded if value >= 0 else -rounded
+
+        return whole
     if value == 0 or not math.isfinite(value):
-        return value
+        return lambda figures: value
     digits, exponent = _decimal(value)
     size = len(str(digits))
-    if size <= figures:
-        return value
-    unit = 10 ** (size - figures)
-    digits = (digits + unit // 2) // unit
-    rounded = float(f"{digits}e{exponent + size - figures}")
-    return rounded if value > 0 else -rounded
+
+    def decimal(figures: int) -> Number:
+        if size <= figures:
+            return value
+        unit = 10 ** (size - figures)
+        kept = (digits + unit // 2) // unit
+        rounded = float(f"{kept}e{exponent + size - figures}")
+        return rounded if value > 0 else -rounded
+
+    return decimal
 
 
 def figures_of(number: str) -> int:
@@ -146,9 +160,9 @@ def figures_needed(
         return None, None
     near = _near(mistakes, expected, tolerance)
     blocker = None
-    target = _scaled(expected, per_unit)
+    rounding = _rounding(_scaled(expected, per_unit))
     for figures in range(1, MAX_FIGURES + 1):
-        rounded = round_figures(target, figures)
+        rounded = rounding(figures)
         value = rounded if per_unit == 1 else rounded * per_unit
         if is_within(value, expected, tolerance):
             hit = match_mistake(value, expected, tolerance, near) if near else None

@@ -139,7 +139,7 @@ def draw(
 
     if not overrides and not all_fixed:  # the common draw, in a loop of its own (it is the hot one)
         for _ in range(MAX_ATTEMPTS):
-            made = _plain_attempt(template, rng, schedule, fns, budget)
+            made = _plain_attempt(template, rng, fns, budget)
             if made is not None:
                 return (made if lazy else made.settled()), ()
         raise TemplateError(
@@ -189,32 +189,32 @@ def draw(
 
 
 def _plain_attempt(
-    template: Template, rng: random.Random, schedule: list[list[Expr]], fns: Mapping[str, Any], budget: Budget
+    template: Template, rng: random.Random, fns: Mapping[str, Any], budget: Budget
 ) -> Pending | None:
     """One attempt of ``draw`` without own numbers: the env, or None at the first constraint that fails.
     What ``_set`` and ``holds`` do, inlined (the same values, charges and errors), but a derived variable
     is left to be evaluated when first read (most of an instance's 40 or so are read by no constraint;
-    a derived preset is evaluated at once: its fields are set with it)."""
+    a derived preset is evaluated at once: its fields are set with it). The variables are read in the
+    steps of ``_attempt_plan``."""
     env = Pending(template, fns, budget)
     later = env.later
-    for var, constraints in zip(template.main.variables, schedule, strict=False):
-        expr = var.expr
-        if expr is None:
+    for var, deferred, constraints in _attempt_plan(template):
+        if deferred is not None:  # derived variables, left for their first read
+            later.update(deferred)
+        elif var.expr is None:
             value = draw_value(var, rng)
-        elif var.kind != "preset":
-            later[var.name] = var
-            value = _MISSING
-        else:
+            env[var.name] = value
+            if var.kind == "preset":
+                expand(var, value, env)
+        else:  # a derived preset
             try:
-                value = expr.remembered(env, fns, budget)  # the calculators: pure and memoized
+                value = var.expr.remembered(env, fns, budget)  # the calculators: pure and memoized
             except ExprError as exc:
                 raise TemplateError(
                     template.path, template.id, f"variables.{var.name}.expr", str(exc)
                 ) from None
-        if value is not _MISSING:
             env[var.name] = value
-            if var.kind == "preset":
-                expand(var, value, env)
+            expand(var, value, env)
         for constraint in constraints:
             try:
                 holds = constraint.remembered(env, fns, budget)
@@ -223,6 +223,32 @@ def _plain_attempt(
             if not holds:
                 return None
     return env
+
+
+@per_template
+def _attempt_plan(
+    template: Template,
+) -> tuple[tuple[Variable, dict[str, Variable] | None, list[Expr]], ...]:
+    """The steps of ``_plain_attempt`` for part 1's variables, in order, each with the constraints checked
+    after it (``constraint_schedule``): a drawn variable or a derived preset (``None``), or a run of
+    derived variables left for their first read (their names; the constraints after the last of the
+    run: the ones before it have none). Worked out once per template (shared: never change it)."""
+    steps: list[tuple[Variable, dict[str, Variable] | None, list[Expr]]] = []
+    run: dict[str, Variable] = {}
+    for var, constraints in zip(template.main.variables, constraint_schedule(template), strict=False):
+        if var.expr is not None and var.kind != "preset":
+            run[var.name] = var
+            if constraints:
+                steps.append((var, run, constraints))
+                run = {}
+            continue
+        if run:
+            steps.append((var, run, []))
+            run = {}
+        steps.append((var, None, constraints))
+    if run:
+        steps.append((template.main.variables[-1], run, []))
+    return tuple(steps)
 
 
 def _set(
@@ -251,8 +277,6 @@ def _fixed(var: Variable, overrides: Mapping[str, Any]) -> bool:
 
 #: ``own_value``'s answer for a variable the user did not set.
 _DRAW = object()
-#: ``_plain_attempt``'s value of a derived variable left to be evaluated when read.
-_MISSING = object()
 
 
 def own_value(template: Template, var: Variable, overrides: Mapping[str, Any], rng: random.Random) -> Any:
