@@ -128,15 +128,7 @@ def draw(
     """
     fns = calculators()
     budget = budget or Budget()
-    schedule = constraint_schedule(template)
     all_fixed = all(_fixed(v, overrides) for v in template.main.variables if v.expr is None)
-    touched = touched_by(template, set(overrides)) if overrides else set()
-    best: tuple[Env, tuple[Expr, ...]] | None = None
-    candidates, error = 0, None
-
-    def holds(constraint: Expr, env: Env) -> bool:
-        return bool(_evaluate(template, constraint, env, fns, "constraints", budget))
-
     if not overrides and not all_fixed:  # the common draw, in a loop of its own (it is the hot one)
         for _ in range(MAX_ATTEMPTS):
             made = _plain_attempt(template, rng, fns, budget)
@@ -145,6 +137,14 @@ def draw(
         raise TemplateError(
             template.path, template.id, "constraints", f"no draw in {MAX_ATTEMPTS} satisfied every constraint"
         )
+    schedule = constraint_schedule(template)
+    touched = touched_by(template, set(overrides)) if overrides else set()
+    best: tuple[Env, tuple[Expr, ...]] | None = None
+    candidates, error = 0, None
+
+    def holds(constraint: Expr, env: Env) -> bool:
+        return bool(_evaluate(template, constraint, env, fns, "constraints", budget))
+
     for _ in range(MAX_ATTEMPTS):
         env: Env = {}
         failed, at = None, 0

@@ -36,7 +36,7 @@ from quizzer.core.errors import QuizzerError
 from quizzer.core.trace import Step
 from quizzer.grading.bands import plainly_finite
 from quizzer.grading.figures import figures_needed
-from quizzer.grading.grade import GradeContext, Mistake, title_from_name
+from quizzer.grading.grade import GradeContext, title_from_name
 from quizzer.grading.slips import slips
 
 if TYPE_CHECKING:
@@ -190,7 +190,7 @@ def _rendered(
         "kind": template.kind,
         "minutes": template.minutes,
         "conventions": conventions,
-        "references": tuple((r.title, r.url) for r in template.references),
+        "references": _references(template),
         "n_layers": n_layers_in(env),
         "warnings": tuple(OUTSIDE_RANGE + c.source for c in broken),
         "_main": main,
@@ -223,6 +223,12 @@ def grade_context(question: Part) -> GradeContext:
 
 
 @per_template
+def _references(template: Template) -> tuple[tuple[str, str], ...]:
+    """The template's references as (title, URL) pairs, as an instance holds them."""
+    return tuple((r.title, r.url) for r in template.references)
+
+
+@per_template
 def _part_names(
     template: Template,
 ) -> tuple[tuple[dict[str, tuple[str | None, str | None]], dict[str, str]], ...]:
@@ -246,10 +252,18 @@ class _Scope:
         self.template = template
         self.env = env if isinstance(env, Pending) else dict(env)  # a Pending is the draw's, not shared
         self.displays: dict[str, str] = {}
-        self.labels = template_labels(template)
+        self._labels: dict[str, str] | None = None  # made on first need: a question shown reads none
         self.formats: dict[str, tuple[str | None, str | None]] = {}
         self.budget = budget
         self.left = MAX_TEXT_CHARS
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """How formulas name the variables in words (``template_labels``, then each later part's own and
+        ``partK``)."""
+        if self._labels is None:
+            self._labels = template_labels(self.template)
+        return self._labels
 
     def enter(self, spec: PartSpec) -> None:
         """Part ``spec`` is rendered next: its variables' formats and labels join the scope."""
@@ -351,8 +365,8 @@ class _Renderer:
             # the built-in slips as the grader will try them: only their values are read here (``slips``
             # writes a feedback sentence when it is read: builtin_mistakes would write every one now)
             found = slips(value, spec.unit, context, tolerance=spec.tolerance)
-            own_mistakes = [Mistake(m.name, v, "", m.title, m.family or "own") for _, m, v in chosen]
-            tried: list[Valued] = [*own_mistakes, *found]
+            # the template's mistakes by their values (numbers the grader takes: ``number`` checked them)
+            tried: list[Valued] = [*(_Valued(v) for _, _, v in chosen), *found]
             figures = figures_needed(value, spec.tolerance, tried, per_unit=per_unit)[0]
         try:
             self.shown["answer"] = answer_display(value, spec.unit, spec.display, figures)
@@ -496,6 +510,15 @@ class _Renderer:
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise self.fail(key, f"gives {value!r}, not a whole number of layers")
         return value
+
+
+class _Valued:
+    """A mistake's value, as ``figures_needed`` reads the template's mistakes (it reads nothing else)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: int | float) -> None:
+        self.value = value
 
 
 class _Shown(dict[str, Any]):
