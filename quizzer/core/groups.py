@@ -6,6 +6,7 @@ from typing import cast
 
 from quizzer.core.attention import cross_attention, layer_attention, layer_norms
 from quizzer.core.experts import moe_mlp_params, moe_parts
+from quizzer.core.kept import kept
 from quizzer.core.layers import ATTENTION_KINDS, layer_ranges
 from quizzer.core.mixers import mixer_params
 from quizzer.core.params import mlp_params
@@ -84,7 +85,26 @@ def _with_activation(mlp: Result, scalars: int) -> Result:
 
 def layer_token(spec: ModelSpec, kind: str) -> str:
     """The token mixer a layer of this kind has: 'attention', 'linear', 'parallel' (both) or 'mlp' (none)."""
+    return token_of(kind)
+
+
+def token_of(kind: str) -> str:
+    """``layer_token`` of a layer kind (it does not depend on the model)."""
     return "attention" if kind in ATTENTION_KINDS else kind
+
+
+@kept
+def _layer_keys(
+    kinds: tuple[str, ...], no_mlp: tuple[int, ...], flags: tuple[bool, ...]
+) -> tuple[tuple[tuple[str, str], tuple[int, ...]], ...]:
+    """The layers grouped by (token mixer, MLP kind), in order of first appearance: from each layer's kind,
+    the layers without an MLP and the layers with experts (``flags``)."""
+    without = set(no_mlp)
+    keys: dict[tuple[str, str], list[int]] = {}
+    for i, kind in enumerate(kinds):
+        mlp_kind = "none" if i in without else "moe" if flags[i] else "dense"
+        keys.setdefault((token_of(kind), mlp_kind), []).append(i)
+    return tuple((key, tuple(members)) for key, members in keys.items())
 
 
 def layer_groups(spec: ModelSpec) -> tuple[LayerGroup, ...]:
@@ -108,15 +128,9 @@ def layer_groups(spec: ModelSpec) -> tuple[LayerGroup, ...]:
     stack = "decoder" if spec.lm_head or spec.is_encoder_decoder else "encoder"  # BERT's layers: an encoder
     cross = cast(int, cross_attention(spec).value) if spec.is_encoder_decoder else 0
     norm = cast(int, layer_norms(spec, cross=spec.is_encoder_decoder).value)
-    flags = spec.moe_flags
-    no_mlp = set(spec.no_mlp_layers)
-    tokens = [layer_token(spec, kind) for kind in spec.layer_kinds]
-    keys: dict[tuple[str, str], list[int]] = {}
-    for i, token in enumerate(tokens):
-        mlp_kind = "none" if i in no_mlp else "moe" if flags[i] else "dense"
-        keys.setdefault((token, mlp_kind), []).append(i)
+    keys = _layer_keys(spec.layer_kinds, tuple(spec.no_mlp_layers), spec.moe_flags)
     mixer = cast(int, mixer_params(spec).value) if spec.has_mixer else 0
-    for (token, kind), members in keys.items():
+    for (token, kind), members in keys:
         extra: dict[str, int] = {}
         if kind == "none":
             mlp_total = mlp_active = 0
@@ -148,7 +162,7 @@ def layer_groups(spec: ModelSpec) -> tuple[LayerGroup, ...]:
             LayerGroup(
                 stack,
                 kind,
-                tuple(members),
+                members,
                 attention + cross if has_attention else 0,
                 cross if has_attention else 0,
                 mlp_total,

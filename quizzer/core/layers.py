@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from quizzer.core.errors import SpecError
+from quizzer.core.kept import kept
 
 #: Attention kinds of a layer. 'sliding' attends to the last ``sliding_window`` tokens, 'chunked' within
 #: aligned chunks of ``attention_chunk_size`` tokens (Llama 4), 'full' to the whole context.
@@ -93,6 +94,7 @@ def layer_ranges(layers: Iterable[int]) -> str:
     return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
+@kept
 def moe_layer_flags(
     n_layers: int, moe_layers: Sequence[int], first_dense_layers: int, moe_layer_step: int
 ) -> tuple[bool, ...]:

@@ -199,13 +199,18 @@ class ModelSpec(Record):
     Next's mtp_num_hidden_layers): 0 by default, as transformers builds none."""
 
     def __post_init__(self) -> None:
+        own = self.__dict__
         for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff"):
-            object.__setattr__(self, name, count(name, getattr(self, name)))
+            value = own[name]
+            if type(value) is not int or value < 1:  # an int in range is what count() gives back: kept
+                object.__setattr__(self, name, count(name, value))
         for name in _FLAGS:
-            if not isinstance(getattr(self, name), bool):
-                raise SpecError(f"{name} ({getattr(self, name)!r}) must be true or false")
+            if not isinstance(own[name], bool):
+                raise SpecError(f"{name} ({own[name]!r}) must be true or false")
         for name in _COUNTS:
-            object.__setattr__(self, name, count(name, getattr(self, name), 0))
+            value = own[name]
+            if type(value) is not int or value < 0:
+                object.__setattr__(self, name, count(name, value, 0))
         self._check_heads()
         one_of("mlp", self.mlp, MLP_KINDS)
         one_of("norm", self.norm, NORM_KINDS)

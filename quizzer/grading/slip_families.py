@@ -10,6 +10,7 @@ count (params, tokens, FLOPs...) may also have lost its scale word ("16.4" for 1
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from quizzer.core.errors import QuizzerError
@@ -222,12 +223,17 @@ def scale_slips(expected: Number, unit: str, context: GradeContext) -> Iterator[
             return
     top = next(i for i, (size, _, _) in enumerate(_SCALES) if abs(expected) >= size)
     for size, word, name in _SCALES[top : top + 2]:
-        shown = f"{number_text(expected / size)}{word}"
-        feedback = (
-            f"That is the answer in {name}: a bare number here is read as {unit}, not {name}, so write "
-            f"{shown} (or every digit)."
-        )
+        feedback = partial(_scale_feedback, expected, size, word, name, unit)  # written when shown
         yield Slip("scale-word", expected / size, "Scale word left off", feedback, "scale-word")
+
+
+def _scale_feedback(expected: Number, size: int, word: str, name: str, unit: str) -> str:
+    """A scale slip's feedback: the answer in ``name`` (``word`` for ``size``), written with its word."""
+    shown = f"{number_text(expected / size)}{word}"
+    return (
+        f"That is the answer in {name}: a bare number here is read as {unit}, not {name}, so write "
+        f"{shown} (or every digit)."
+    )
 
 
 __all__ = [
