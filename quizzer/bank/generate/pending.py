@@ -45,10 +45,9 @@ class Pending(dict[str, Any]):
         return value
 
     def get(self, name: str, default: Any = None) -> Any:
-        try:
-            return self[name]
-        except KeyError:
-            return default
+        if dict.__contains__(self, name):  # told without raising a KeyError (a name most envs lack)
+            return dict.__getitem__(self, name)
+        return self[name] if name in self.later else default
 
     def __contains__(self, name: object) -> bool:
         return dict.__contains__(self, name) or name in self.later
