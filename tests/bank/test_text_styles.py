@@ -68,3 +68,18 @@ def test_placeholders_with_word_styles_render() -> None:
         "{n:plural(layer)}; the {k:ordinal} holds {g:share}; {{literal}}", {"n": 1, "k": 3, "g": 4}, {}
     )
     assert text == "1 layer; the 3rd holds a 1/4 share; {literal}"
+
+
+def test_an_earlier_answer_shows_in_its_display_form_and_a_styled_one_as_its_value() -> None:
+    """``{part1}`` shows part 1's answer as displayed; ``{part1:si}`` formats its value; an escaped
+    ``{{part1}}`` stays text; a name without a display shows its value as any placeholder does."""
+    from quizzer.bank.expr.text import TextTooLong
+
+    env, displays = {"part1": 16_384_000, "part2": 2048}, {"part1": "16,384,000 params (16.4M)"}
+    source = "With {part1} ({part1:si}) and {part2}, not {{part1}}."
+    assert render_text(source, env, {}, displays=displays) == (
+        "With 16,384,000 params (16.4M) (16.4M) and 2,048, not {part1}."
+    )
+    assert render_text(source, env, {}) == "With 16,384,000 (16.4M) and 2,048, not {part1}."
+    with pytest.raises(TextTooLong):  # the display counts towards the limit
+        render_text("{part1}", env, {}, limit=20, displays=displays)

@@ -155,8 +155,11 @@ def render_text(
     env: Mapping[str, Any],
     formats: Mapping[str, tuple[str | None, str | None]],
     limit: int = MAX_TEXT_CHARS,
+    displays: Mapping[str, str] | None = None,
 ) -> str:
-    """Replace placeholders; names must be in ``env`` (the loader checks this).
+    """Replace placeholders; names must be in ``env`` (the loader checks this). A placeholder without a
+    style whose name is in ``displays`` shows that text as it is (an earlier part's answer, ``{part1}``,
+    in its display form).
 
     Raises TextError naming the placeholder whose value its style cannot show, or when the text would
     grow beyond ``limit`` characters (a short placeholder can stand for a long table).
@@ -173,6 +176,15 @@ def render_text(
             out.append(piece)
             continue
         name, style, written = piece
+        if displays and style is None and name in displays:
+            shown = displays[name]
+            length += len(shown) - written
+            if length > limit:
+                raise TextTooLong(
+                    f"with its placeholders filled in, the text passes the limit of {limit:,} characters"
+                )
+            out.append(shown)
+            continue
         var_style, unit = formats.get(name, _NO_FORMAT)
         value = env[name]
         try:

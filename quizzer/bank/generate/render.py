@@ -44,8 +44,6 @@ if TYPE_CHECKING:
 
 #: The start of the warning an instance carries for each constraint a user's own numbers break.
 OUTSIDE_RANGE = "outside this template's usual range: "
-#: ``{part1}`` with no style: shown as that part's answer in its display form.
-_ANSWER_RE = re.compile(r"(?<!\{)\{(part[0-9]+)\}(?!\})")
 #: ``{part1}`` or ``{part1:style}``: hidden in a masked prompt.
 _ANY_ANSWER_RE = re.compile(r"(?<!\{)\{part([0-9]+)(?::[a-z-]+(?:\([^{}()\n]*\))?)?\}(?!\})")
 
@@ -57,6 +55,21 @@ _UNIT_ANSWER_RE = re.compile(_ANY_ANSWER_RE.pattern + r" (bytes|params|parameter
 
 
 def masked(text: str) -> str:
+    """``_masked(text)``, once per text (a template's texts are masked again and again; the same object
+    each time, whose placeholders ``render_text`` has split once)."""
+    found = _MASKED.get(text)
+    if found is None:
+        if len(_MASKED) > 4096:  # the later parts' prompts of every pack loaded: never let them pile up
+            _MASKED.clear()
+        found = _MASKED[text] = _masked(text)
+    return found
+
+
+#: ``masked``'s answers, by text.
+_MASKED: dict[str, str] = {}
+
+
+def _masked(text: str) -> str:
     """``text`` with each ``{partK}`` placeholder (any style) as "(your answer to part K)", one pair of
     parentheses when the text already puts it in some.
 
@@ -312,10 +325,8 @@ class _Renderer:
             self.derivation()
         if hide:
             source = masked(source)
-        if "{part" in source:  # most texts show no earlier answer: no pattern to run
-            source = _ANSWER_RE.sub(lambda m: self.scope.displays.get(m.group(1), m.group(0)), source)
-        try:
-            out = render_text(source, self.shown, self.scope.formats, self.scope.left)
+        try:  # an earlier part's answer, {part1}, shows in its display form (``displays``)
+            out = render_text(source, self.shown, self.scope.formats, self.scope.left, self.scope.displays)
         except TextTooLong:
             message = (
                 f"with placeholders filled in, the texts of one instance pass {MAX_TEXT_CHARS:,} characters"
