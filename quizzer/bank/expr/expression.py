@@ -154,6 +154,16 @@ class Expr:
         kept[key] = value
         return value
 
+    def memo_key(self, env: Mapping[str, Value]) -> tuple[Any, ...]:
+        """The key ``remembered`` keeps a value by: the values of the names the expression reads and their
+        types. KeyError when a name lacks, TypeError when a value cannot be a key (a list)."""
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = (_key_of(self.order), {})
+        key = memo[0](env)
+        hash(key)
+        return key
+
     def __repr__(self) -> str:
         return f"Expr({self.source!r})"
 

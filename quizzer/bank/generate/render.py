@@ -236,6 +236,14 @@ def grade_context(question: Part) -> GradeContext:
 
 
 @per_template
+def _derivations(template: Template) -> dict[tuple[Any, ...], tuple[tuple[Step, ...], str]]:
+    """The derivations of a template's answers made so far, with their tables, by part and by the values
+    (and types) of the names the answer reads: a derivation follows from them (the calculators are pure,
+    a part's labels are the template's)."""
+    return {}
+
+
+@per_template
 def _references(template: Template) -> tuple[tuple[str, str], ...]:
     """The template's references as (title, URL) pairs, as an instance holds them."""
     return tuple((r.title, r.url) for r in template.references)
@@ -464,15 +472,29 @@ class _Renderer:
         not charged to the budget again (the answer's value was)."""
         if self._derived is None:
             spec = self.spec
-            field = spec.field("answer.expr")
-            _, derivation = derive(self.template, spec.answer, spec.unit, self.env, self.scope.labels, field)
+            made = _derivations(self.template)  # the same numbers make the same derivation: kept
             try:
-                table = derivation_table(derivation)
-            except (ValueError, ArithmeticError) as exc:
-                raise self.fail("answer.expr", f"cannot be shown: {exc}") from None
-            self.shown["derivation"] = table  # the answer joins it once its figures are known
-            self.scope.left -= len(table)
-            self._derived = (derivation, table)
+                key: tuple[Any, ...] | None = (spec.number, *spec.answer.memo_key(self.env))
+            except (KeyError, TypeError):
+                key = None
+            found = made.get(key) if key is not None else None
+            if found is None:
+                field = spec.field("answer.expr")
+                _, derivation = derive(
+                    self.template, spec.answer, spec.unit, self.env, self.scope.labels, field
+                )
+                try:
+                    table = derivation_table(derivation)
+                except (ValueError, ArithmeticError) as exc:
+                    raise self.fail("answer.expr", f"cannot be shown: {exc}") from None
+                found = (derivation, table)
+                if key is not None:
+                    if len(made) >= 256:
+                        made.clear()
+                    made[key] = found
+            self.shown["derivation"] = found[1]  # the answer joins it once its figures are known
+            self.scope.left -= len(found[1])
+            self._derived = found
         return self._derived
 
     def conventions(self, stated: str) -> tuple[str, ...]:
