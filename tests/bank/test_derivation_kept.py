@@ -20,7 +20,10 @@ prompt = "vocab {vocab}, d_model {d_model}: how many parameters does the table h
 explanation = "Rows times columns."
 tldr = "V × d."
 answer = { expr = "embedding_params(vocab, d_model) + extra", unit = "params" }
-variables = { vocab = { choices = [32000, 50257] }, d_model = { choices = [512] }, extra = { range = [0, 3] } }
+[template.variables]
+vocab = { choices = [32000, 50257] }
+d_model = { choices = [512] }
+extra = { range = [0, 3] }
 """
 
 

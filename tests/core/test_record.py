@@ -94,13 +94,14 @@ def test_a_slotted_child_has_its_parents_fields_defaults_and_post_init() -> None
 
 
 def test_the_trace_records_written_out_initializers_take_exactly_their_fields() -> None:
-    """Factor, Step and Result write Record's __init__ out (calculators make thousands): their parameters
-    must be the fields in order with the same defaults, and set every field as given."""
+    """Factor, Step, Result and MistakeValue write Record's __init__ out (made thousands of times a second):
+    their parameters must be the fields in order with the same defaults, and set every field as given."""
     import inspect
 
+    from quizzer.bank.generate.instance import MistakeValue
     from quizzer.core.trace import Factor, Result, Step
 
-    for cls in (Factor, Step, Result):
+    for cls in (Factor, Step, Result, MistakeValue):
         params = list(inspect.signature(cls.__init__).parameters.values())[1:]
         assert tuple(p.name for p in params) == cls._fields, cls.__name__
         defaults = {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}

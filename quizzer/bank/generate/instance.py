@@ -101,6 +101,20 @@ class MistakeValue(Record):
     family: str = "own"
     """The slip family it is ("kv-pair", "dtype", ...): the template's, else "own"."""
 
+    def __init__(
+        self, name: str, value: int | float, feedback: str, title: str = "", family: str = "own"
+    ) -> None:
+        # Record's own __init__, written out: every full instance makes several (tests/core/test_record.py
+        # holds the signature to the fields)
+        own = self.__dict__
+        own["name"], own["value"], own["feedback"], own["title"], own["family"] = (
+            name,
+            value,
+            feedback,
+            title,
+            family,
+        )
+
 
 class Part(Later):
     """One part of a generated question: what it asks, its answer and how it is graded and explained.
