@@ -83,3 +83,16 @@ def test_an_earlier_answer_shows_in_its_display_form_and_a_styled_one_as_its_val
     assert render_text(source, env, {}) == "With 16,384,000 (16.4M) and 2,048, not {part1}."
     with pytest.raises(TextTooLong):  # the display counts towards the limit
         render_text("{part1}", env, {}, limit=20, displays=displays)
+
+
+def test_a_number_shown_again_reads_as_it_did_and_alike_numbers_keep_their_own_form() -> None:
+    """The texts keep the numbers they have shown: shown again, a number reads as format_value shows it,
+    and numbers equal as keys but shown otherwise (0.0 and -0.0, 1 and 1.0 and true) keep their forms."""
+    for value in (0.0, -0.0, 1, 1.0, True, 2.5, -2.5, 10**21, 1e-9):
+        for style in ("raw", "sci", "si", None, "pct"):
+            expected = format_value(value, style)
+            source = "{x:" + style + "}" if style else "{x}"
+            assert render_text(source, {"x": value}, {}) == expected
+            assert render_text(source, {"x": value}, {}) == expected  # shown again: kept
+    assert render_text("{x:raw} {y:raw}", {"x": 0.0, "y": -0.0}, {}) == "0.0 -0.0"
+    assert render_text("{x:raw} {y:raw} {z}", {"x": 1, "y": 1.0, "z": True}, {}) == "1 1.0 true"

@@ -171,9 +171,10 @@ def render_text(
     if len(pieces) == 1 and isinstance(pieces[0], str):
         return _unescaped(pieces[0])
     out: list[str] = []
+    append = out.append
     for piece in pieces:
         if isinstance(piece, str):
-            out.append(piece)
+            append(piece)
             continue
         name, style, written = piece
         if displays and style is None and name in displays:
@@ -183,27 +184,42 @@ def render_text(
                 raise TextTooLong(
                     f"with its placeholders filled in, the text passes the limit of {limit:,} characters"
                 )
-            out.append(shown)
+            append(shown)
             continue
         var_style, unit = formats.get(name, _NO_FORMAT)
         value = env[name]
-        try:
-            style = style or var_style
-            if type(value) is int and style is None and not unit:  # most: a count, as format_value shows it
-                shown = f"{value:,}"
+        style = style or var_style
+        kind = type(value)
+        if kind is int and style is None and not unit:  # most: a count, as format_value shows it
+            shown = f"{value:,}"
+        elif kind is str:  # text shows as it is, whatever the style
+            shown = value
+        else:
+            key = (value, kind, style, unit) if (kind is int or kind is float) and value else None
+            kept = _SHOWN.get(key) if key is not None else None  # (0.0 and -0.0: equal, not alike)
+            if kept is not None:
+                shown = kept
             else:
-                shown = format_value(value, style, unit)
-        except (ValueError, ArithmeticError, TypeError) as exc:
-            raise TextError(f"cannot show {{{name}}} ({_cut(env[name])}): {exc}") from None
+                try:
+                    shown = format_value(value, style, unit)
+                except (ValueError, ArithmeticError, TypeError) as exc:
+                    raise TextError(f"cannot show {{{name}}} ({_cut(env[name])}): {exc}") from None
+                if key is not None:
+                    if len(_SHOWN) >= 8192:
+                        _SHOWN.clear()
+                    _SHOWN[key] = shown
         length += len(shown) - written
         if length > limit:
             raise TextTooLong(
                 f"with its placeholders filled in, the text passes the limit of {limit:,} characters"
             )
-        out.append(shown)
+        append(shown)
     return _unescaped("".join(out))  # after filling in, as ever: a value shown with {{ reads as {
 
 
+#: Numbers as the texts show them, by (value, its type, style, unit): a value a template shows is shown
+#: again and again (in the prompt, the explanation, each mistake's feedback), and by the next instance.
+_SHOWN: dict[tuple[Any, type, str | None, str | None], str] = {}
 #: The format of a name the texts' formats do not list: no style, no unit.
 _NO_FORMAT: tuple[str | None, str | None] = (None, None)
 #: A text split at its placeholders: literal runs and (name, style, characters written) for each.
