@@ -380,7 +380,7 @@ class _Renderer:
         per_unit = display_scale(spec.unit, spec.display) if spec.display else 1
         figures = None
         if chosen is not None:
-            context = GradeContext(spec.display, dtype, layers, layers_label, spec.per_layer)
+            context = _context(spec.display, dtype, layers, layers_label, spec.per_layer)
             # the built-in slips as the grader will try them: only their values are read here (``slips``
             # writes a feedback sentence when it is read: builtin_mistakes would write every one now)
             found = slips(value, spec.unit, context, tolerance=spec.tolerance)
@@ -543,6 +543,24 @@ class _Renderer:
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise self.fail(key, f"gives {value!r}, not a whole number of layers")
         return value
+
+
+def _context(
+    display: str | None, dtype: str | None, layers: int | None, layers_label: str | None, per_layer: bool
+) -> GradeContext:
+    """``GradeContext(display, dtype, layers, layers_label, per_layer)``, one object for each (a context
+    is immutable; the parts of a template make the same few again and again)."""
+    key = (display, dtype, layers, layers_label, per_layer)
+    found = _CONTEXTS.get(key)
+    if found is None:
+        if len(_CONTEXTS) >= 1024:
+            _CONTEXTS.clear()
+        found = _CONTEXTS[key] = GradeContext(display, dtype, layers, layers_label, per_layer)
+    return found
+
+
+#: ``_context``'s contexts.
+_CONTEXTS: dict[tuple[Any, ...], GradeContext] = {}
 
 
 class _Valued:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
+import quizzer.core  # imported already with its submodules below: CALCULATORS is read from it
 from quizzer.bank.errors import TemplateError
 from quizzer.bank.expr.expression import Expr
 from quizzer.bank.expr.syntax import BUILTIN_NAMES
@@ -22,10 +23,8 @@ _NUMBER, _TEXT, _BOOL = frozenset({"number"}), frozenset({"text"}), frozenset({"
 
 
 def calculators() -> Mapping[str, Callable[..., Result]]:
-    """The core's calculators by name (imported on first use)."""
-    import quizzer.core
-
-    return quizzer.core.CALCULATORS
+    """The core's calculators by name (each imported on first use)."""
+    return quizzer.core.CALCULATORS  # made on first read (the package's __getattr__), then a global
 
 
 def preset_field_kinds() -> dict[str, frozenset[str]]:
