@@ -171,11 +171,19 @@ def match_mistake(value: Number, expected: Number, tolerance: Tolerance, candida
     >>> match_mistake(199, 100, Tolerance("rel", 0.01), slips).name, match_mistake(150, 100, Tolerance("rel", 0.01), slips)
     ('doubled', None)
     """  # noqa: E501
+    at = nearest_value(value, expected, tolerance, [m.value for m in candidates])
+    return candidates[at] if at is not None else None
+
+
+def nearest_value(
+    value: Number, expected: Number, tolerance: Tolerance, values: Sequence[Number]
+) -> int | None:
+    """The index of the nearest of ``values`` that ``value`` matches (``match_mistake`` of values)."""
     away = distance(value, expected, tolerance)
     best: tuple[float, int] | None = None
-    for i, m in enumerate(candidates):
-        if is_within(value, m.value, tolerance):
-            near = distance(value, m.value, tolerance)
+    for i, target in enumerate(values):
+        if is_within(value, target, tolerance):
+            near = distance(value, target, tolerance)
             if near < away and (best is None or near < best[0]):
                 best = (near, i)
-    return candidates[best[1]] if best else None
+    return best[1] if best else None

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from quizzer.core.errors import SpecError
 from quizzer.core.trace import Number
-from quizzer.grading.bands import SLACK, Mistake, Tolerance, is_within, match_mistake
+from quizzer.grading.bands import SLACK, Mistake, Tolerance, is_within, nearest_value
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -141,14 +141,14 @@ def right_to(value: Number, expected: Number, figures: int, per_unit: Number = 1
     return False
 
 
-def _near(mistakes: Sequence[M], expected: Number, tolerance: Tolerance) -> list[M]:
-    """The mistakes a value inside the band could match: within two bands of ``expected``."""
-    t, e = tolerance.value, abs(expected)
+def _near(values: Sequence[Number], expected: Number, tolerance: Tolerance) -> list[int]:
+    """The indexes of the values a value inside the band could match: within two bands of ``expected``."""
+    t, e, rel = tolerance.value, abs(expected), tolerance.kind == "rel"
     near = []
-    for m in mistakes:
-        reach = 2 * t * max(e, abs(m.value)) if tolerance.kind == "rel" else 2 * t
-        if abs(m.value - expected) <= reach + SLACK * max(e, abs(m.value)):
-            near.append(m)
+    for i, v in enumerate(values):
+        reach = 2 * t * max(e, abs(v)) if rel else 2 * t
+        if abs(v - expected) <= reach + SLACK * max(e, abs(v)):
+            near.append(i)
     return near
 
 
@@ -156,19 +156,34 @@ def figures_needed(
     expected: Number, tolerance: Tolerance, mistakes: Sequence[M] = (), *, per_unit: Number = 1
 ) -> tuple[int | None, M | None]:
     """``needed_figures`` and the mistake that made the last figure needed (None when the band alone did)."""
+    figures, at = figures_of_values(expected, tolerance, [m.value for m in mistakes], per_unit=per_unit)
+    return figures, (mistakes[at] if at is not None else None)
+
+
+def figures_of_values(
+    expected: Number, tolerance: Tolerance, values: Sequence[Number] = (), *, per_unit: Number = 1
+) -> tuple[int | None, int | None]:
+    """``figures_needed`` of mistakes given by their values: the figures, and the index of the value that
+    made the last figure needed (None when the band alone did).
+
+    >>> gpt3_xl = 1_315_723_264  # 1.3B at two figures is within 5%, and nearer the untied count, 1.29e9
+    >>> figures_of_values(gpt3_xl, Tolerance("rel", 0.05)), figures_of_values(gpt3_xl, Tolerance("rel", 0.05), [3e9, 1.29e9])
+    ((2, None), (3, 1))
+    """  # noqa: E501
     if tolerance.kind == "factor":
         return None, None
-    near = _near(mistakes, expected, tolerance)
+    near = _near(values, expected, tolerance)
+    near_values = [values[i] for i in near]
     blocker = None
     rounding = _rounding(_scaled(expected, per_unit))
     for figures in range(1, MAX_FIGURES + 1):
         rounded = rounding(figures)
         value = rounded if per_unit == 1 else rounded * per_unit
         if is_within(value, expected, tolerance):
-            hit = match_mistake(value, expected, tolerance, near) if near else None
+            hit = nearest_value(value, expected, tolerance, near_values) if near else None
             if hit is None:
                 return figures, blocker
-            blocker = hit
+            blocker = near[hit]
         else:
             blocker = None
     return None, None

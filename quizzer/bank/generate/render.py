@@ -6,7 +6,7 @@ import math
 import random
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from quizzer.bank.errors import ExprError, PartError, TemplateError
 from quizzer.bank.expr.expression import Budget, Expr, plain
@@ -35,12 +35,9 @@ from quizzer.core.checks import did_you_mean
 from quizzer.core.errors import QuizzerError
 from quizzer.core.trace import Step
 from quizzer.grading.bands import plainly_finite
-from quizzer.grading.figures import figures_needed
+from quizzer.grading.figures import figures_of_values
 from quizzer.grading.grade import GradeContext, title_from_name
 from quizzer.grading.slips import slips
-
-if TYPE_CHECKING:
-    from quizzer.grading.bands import Valued
 
 #: The start of the warning an instance carries for each constraint a user's own numbers break.
 OUTSIDE_RANGE = "outside this template's usual range: "
@@ -384,9 +381,9 @@ class _Renderer:
             # the built-in slips as the grader will try them: only their values are read here (``slips``
             # writes a feedback sentence when it is read: builtin_mistakes would write every one now)
             found = slips(value, spec.unit, context, tolerance=spec.tolerance)
-            # the template's mistakes by their values (numbers the grader takes: ``number`` checked them)
-            tried: list[Valued] = [*(_Valued(v) for _, _, v in chosen), *found]
-            figures = figures_needed(value, spec.tolerance, tried, per_unit=per_unit)[0]
+            # the template's mistakes and the slips by their values (all figures_needed reads of them)
+            tried = [*(v for _, _, v in chosen), *(slip.value for slip in found)]
+            figures = figures_of_values(value, spec.tolerance, tried, per_unit=per_unit)[0]
         try:
             self.shown["answer"] = answer_display(value, spec.unit, spec.display, figures)
         except (ValueError, ArithmeticError) as exc:
@@ -561,15 +558,6 @@ def _context(
 
 #: ``_context``'s contexts.
 _CONTEXTS: dict[tuple[Any, ...], GradeContext] = {}
-
-
-class _Valued:
-    """A mistake's value, as ``figures_needed`` reads the template's mistakes (it reads nothing else)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: int | float) -> None:
-        self.value = value
 
 
 class _Shown(dict[str, Any]):
