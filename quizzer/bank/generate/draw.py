@@ -351,16 +351,23 @@ def draw_part(
             if value is not _DRAW:
                 pass
             elif var.expr is not None:
-                field = part.field(f"variables.{var.name}.expr")
-                value = _evaluate(template, var.expr, trial, fns, field, budget)
+                try:  # the calculators: pure and memoized
+                    value = var.expr.remembered(trial, fns, budget)
+                except ExprError as exc:
+                    field = part.field(f"variables.{var.name}.expr")
+                    raise TemplateError(template.path, template.id, field, str(exc)) from None
             else:
                 value = draw_value(var, rng)
             expand(var, value, trial)
-        failing = [
-            c
-            for i, c in enumerate(part.constraints)
-            if not _evaluate(template, c, trial, fns, part.field(f"constraints[{i}]"), budget)
-        ]
+        failing = []
+        for i, constraint in enumerate(part.constraints):
+            try:
+                holds = constraint.remembered(trial, fns, budget)
+            except ExprError as exc:
+                field = part.field(f"constraints[{i}]")
+                raise TemplateError(template.path, template.id, field, str(exc)) from None
+            if not holds:
+                failing.append(constraint)
         if not failing:
             env.update(trial)
             return {v.name: trial[v.name] for v in part.variables}, ()
@@ -380,13 +387,18 @@ def draw_part(
     raise TemplateError(template.path, template.id, part.field("constraints"), message)
 
 
-def n_layers_in(env: Mapping[str, Any]) -> int | None:
-    """The model's layer count among the variables: ``n_layers``, else the first ``*_n_layers``."""
+def n_layers_in(env: Mapping[str, Any], template: Template | None = None) -> int | None:
+    """The model's layer count among the variables: ``n_layers``, else the first ``*_n_layers``. An env
+    drawn for ``template`` holds part 1's names first: its first such name is part 1's first."""
     value = env.get("n_layers")
     if value is None and isinstance(env, Pending):  # only the one read is evaluated
         value = next((env[k] for k in layer_names(env.template)), None)
     elif value is None:
-        value = next((v for k, v in env.items() if k.endswith("_n_layers")), None)
+        names = layer_names(template) if template is not None else ()
+        if names and names[0] in env:
+            value = env[names[0]]
+        else:
+            value = next((v for k, v in env.items() if k.endswith("_n_layers")), None)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 

@@ -201,7 +201,7 @@ def _rendered(
         "minutes": template.minutes,
         "conventions": conventions,
         "references": _references(template),
-        "n_layers": n_layers_in(env),
+        "n_layers": n_layers_in(env, template),
         "warnings": tuple(OUTSIDE_RANGE + c.source for c in broken),
         "_main": main,
         "_count": len(template.parts),
@@ -532,7 +532,7 @@ class _Renderer:
     def layers(self) -> int | None:
         """The layers in scope: the part's ``layers`` expression, else the model's layer count."""
         if self.spec.layers is None:
-            return n_layers_in(self.env)
+            return n_layers_in(self.env, self.template)
         key = self.spec.context_key("layers")
         value = self.value(self.spec.layers, key)
         if isinstance(value, float) and value.is_integer():
