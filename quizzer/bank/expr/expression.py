@@ -242,14 +242,15 @@ def shared(source: str) -> Expr:
 
 
 def _key_of(order: tuple[str, ...]) -> Callable[[Mapping[str, Value]], tuple[Any, ...]]:
-    """A function giving the memo key of an env for an expression of the names ``order``: their values and
-    each value's type (2 and 2.0 read differently in a derivation); KeyError if one lacks."""
+    """A function giving the memo key of an env for an expression of the names ``order``: their values, then
+    each value's type (2 and 2.0 read differently in a derivation), in one flat tuple (a memo is read from
+    memory the caches no longer hold: one object to reach, not three); KeyError if one lacks."""
     if len(order) > 1:
         get = itemgetter(*order)
 
         def key(env: Mapping[str, Value]) -> tuple[Any, ...]:
             values = get(env)
-            return values, tuple(map(type, values))
+            return values + tuple(map(type, values))
 
         return key
     if order:
