@@ -249,7 +249,7 @@ def _key_of(order: tuple[str, ...]) -> Callable[[Mapping[str, Value]], tuple[Any
         get = itemgetter(*order)
 
         def key(env: Mapping[str, Value]) -> tuple[Any, ...]:
-            values = get(env)
+            values: tuple[Any, ...] = get(env)
             return values + tuple(map(type, values))
 
         return key

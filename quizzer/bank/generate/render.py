@@ -381,7 +381,7 @@ class _Renderer:
             # the built-in slips as the grader will try them: only their values are read here (``slips``
             # writes a feedback sentence when it is read: builtin_mistakes would write every one now)
             found = slips(value, spec.unit, context, tolerance=spec.tolerance)
-            # the template's mistakes and the slips by their values (all figures_needed reads of them)
+            # the template's mistakes and the slips by their values (all the figures are worked out from)
             tried = [*(v for _, _, v in chosen), *(slip.value for slip in found)]
             figures = figures_of_values(value, spec.tolerance, tried, per_unit=per_unit)[0]
         try:
