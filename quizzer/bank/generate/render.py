@@ -241,6 +241,14 @@ def _derivations(template: Template) -> dict[tuple[Any, ...], tuple[tuple[Step, 
 
 
 @per_template
+def _figures(template: Template) -> dict[tuple[Any, ...], tuple[int | None]]:
+    """The figures a template's parts needed so far, by part, the answer's value and type, the grading
+    context's dtype, layers and their label, and the mistakes' values: the figures follow from them (the
+    built-in slips from the answer and the context)."""
+    return {}
+
+
+@per_template
 def _references(template: Template) -> tuple[tuple[str, str], ...]:
     """The template's references as (title, URL) pairs, as an instance holds them."""
     return tuple((r.title, r.url) for r in template.references)
@@ -377,13 +385,23 @@ class _Renderer:
         per_unit = display_scale(spec.unit, spec.display) if spec.display else 1
         figures = None
         if chosen is not None:
-            context = _context(spec.display, dtype, layers, layers_label, spec.per_layer)
-            # the built-in slips as the grader will try them: only their values are read here (``slips``
-            # writes a feedback sentence when it is read: builtin_mistakes would write every one now)
-            found = slips(value, spec.unit, context, tolerance=spec.tolerance)
-            # the template's mistakes and the slips by their values (all the figures are worked out from)
-            tried = [*(v for _, _, v in chosen), *(slip.value for slip in found)]
-            figures = figures_of_values(value, spec.tolerance, tried, per_unit=per_unit)[0]
+            # the figures follow from the answer, the grading context and the mistakes' values: kept
+            made = _figures(self.template)
+            key = (spec.number, value, type(value), dtype, layers, layers_label, *(v for _, _, v in chosen))
+            kept = made.get(key)  # (figures,): None is an answer too (no figures fit)
+            if kept is not None:
+                figures = kept[0]
+            else:
+                context = _context(spec.display, dtype, layers, layers_label, spec.per_layer)
+                # the built-in slips as the grader will try them: only their values are read here
+                # (``slips`` writes a feedback sentence when it is read: builtin_mistakes writes each now)
+                found = slips(value, spec.unit, context, tolerance=spec.tolerance)
+                # the template's mistakes and the slips by their values (all the figures are worked out from)
+                tried = [*(v for _, _, v in chosen), *(slip.value for slip in found)]
+                figures = figures_of_values(value, spec.tolerance, tried, per_unit=per_unit)[0]
+                if len(made) >= 512:
+                    made.clear()
+                made[key] = (figures,)
         try:
             self.shown["answer"] = answer_display(value, spec.unit, spec.display, figures)
         except (ValueError, ArithmeticError) as exc:
