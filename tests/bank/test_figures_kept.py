@@ -1,4 +1,4 @@
-"""A part's figures are kept by the numbers they follow from: the same numbers, the same figures."""
+"""A part's figures, answer shown and tolerance sentence are kept by the numbers they follow from."""
 
 from __future__ import annotations
 
@@ -36,7 +36,20 @@ def test_the_figures_follow_the_mistakes_values_and_are_kept_for_the_same_number
     for seed in range(30):
         instance = generate(template, seed)
         other = instance.variables["other"]
-        seen[other] = instance.needed_figures
-        render._figures(template).clear()  # made afresh: the same figures
-        assert generate(template, seed).needed_figures == instance.needed_figures
-    assert seen == {1_290_000_000: 3, 3_000_000_000: 2}
+        seen[other] = (instance.needed_figures, instance.display, instance.tolerance_text)
+        render._figures(template).clear()  # made afresh: the same figures, answer shown and sentence
+        render._said(template).clear()
+        again = generate(template, seed)
+        assert (again.needed_figures, again.display, again.tolerance_text) == seen[other]
+    assert seen == {
+        1_290_000_000: (
+            3,
+            "1,315,723,264 params (1.32B)",
+            "Answers within 5% are correct (give at least three significant figures).",
+        ),
+        3_000_000_000: (
+            2,
+            "1,315,723,264 params (1.32B)",
+            "Answers within 5% are correct (give at least two significant figures).",
+        ),
+    }

@@ -249,6 +249,13 @@ def _figures(template: Template) -> dict[tuple[Any, ...], tuple[int | None]]:
 
 
 @per_template
+def _said(template: Template) -> dict[tuple[Any, ...], tuple[str, str]]:
+    """The answers shown and the tolerance sentences of a template's parts so far, by part, the answer's
+    value and type, and the figures: they follow from these (and the part)."""
+    return {}
+
+
+@per_template
 def _references(template: Template) -> tuple[tuple[str, str], ...]:
     """The template's references as (title, URL) pairs, as an instance holds them."""
     return tuple((r.title, r.url) for r in template.references)
@@ -402,21 +409,33 @@ class _Renderer:
                 if len(made) >= 512:
                     made.clear()
                 made[key] = (figures,)
-        try:
-            self.shown["answer"] = answer_display(value, spec.unit, spec.display, figures)
-        except (ValueError, ArithmeticError) as exc:
-            raise self.fail("answer.expr", f"cannot be shown: {exc}") from None
-        stated = tolerance_text(
-            spec.tolerance,
-            kind=self.template.kind,
-            unit=spec.unit,
-            value=value,
-            figures=figures,
-            display_unit=spec.display,
-            per_unit=per_unit,
-        )
-        if spec.display == "%" and not self._says_bare_percent(spec):
-            stated += " A bare number is read as a percentage (52 means 52%)."
+        # the answer shown and the tolerance sentence follow from the value and the figures: kept (not
+        # for 0: 0.0 and -0.0 are equal keys)
+        said = _said(self.template)
+        at: tuple[Any, ...] | None = (spec.number, value, type(value), figures) if value else None
+        texts = said.get(at) if at is not None else None
+        if texts is None:
+            try:
+                shown = answer_display(value, spec.unit, spec.display, figures)
+            except (ValueError, ArithmeticError) as exc:
+                raise self.fail("answer.expr", f"cannot be shown: {exc}") from None
+            stated = tolerance_text(
+                spec.tolerance,
+                kind=self.template.kind,
+                unit=spec.unit,
+                value=value,
+                figures=figures,
+                display_unit=spec.display,
+                per_unit=per_unit,
+            )
+            if spec.display == "%" and not self._says_bare_percent(spec):
+                stated += " A bare number is read as a percentage (52 means 52%)."
+            texts = (shown, stated)
+            if at is not None:
+                if len(said) >= 512:
+                    said.clear()
+                said[at] = texts
+        self.shown["answer"], stated = texts
         prompt = self.text(spec.prompt, "prompt")
         known = {
             "number": spec.number,
