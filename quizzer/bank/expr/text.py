@@ -248,6 +248,8 @@ def _pieces(source: str) -> _Pieces:
 
 
 def _unescaped(text: str) -> str:
+    if "{" not in text and "}" not in text:  # most texts: two scans for a character are the quickest
+        return text
     return text.replace("{{", "{").replace("}}", "}")
 
 
