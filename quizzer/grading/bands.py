@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from quizzer.core.errors import SpecError
@@ -101,6 +102,7 @@ _SPELLED = {
 _DTYPES = frozenset("fp32 tf32 fp16 bf16 fp8 fp4 int8 int4 nf4 mxfp4 nvfp4 e4m3 e5m2".split())
 
 
+@lru_cache(maxsize=4096)  # a template's mistakes are named again for each instance
 def title_from_name(name: str) -> str:
     """A title for a mistake that has none: its kebab-case id as words, the first one capitalised.
 

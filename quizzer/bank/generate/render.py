@@ -371,7 +371,9 @@ class _Renderer:
         """A field's text from the parts whose condition holds (joined by blank lines), and those parts."""
         if len(chosen) == 1 and chosen[0].when is None:
             return self.text(chosen[0].text, key), list(chosen)
-        kept = [(i, p) for i, p in enumerate(chosen) if self.holds(p.when, f"{key}[{i}].when")]
+        kept = [
+            (i, p) for i, p in enumerate(chosen) if p.when is None or self.holds(p.when, f"{key}[{i}].when")
+        ]
         joined = "\n\n".join(self.text(p.text, f"{key}[{i}].text").strip("\n") for i, p in kept)
         return joined, [p for _, p in kept]
 
@@ -469,7 +471,7 @@ class _Renderer:
         return [
             (i, m, self.number(m.expr, f"mistakes[{i}].answer"))
             for i, m in enumerate(self.spec.mistakes)
-            if self.holds(m.when, f"mistakes[{i}].when")
+            if m.when is None or self.holds(m.when, f"mistakes[{i}].when")
         ]
 
     def rest(self, chosen: list[tuple[int, MistakeSpec, int | float]] | None) -> dict[str, Any]:
@@ -547,7 +549,7 @@ class _Renderer:
                 self.text(f.answer, f"follow_ups[{i}].answer"),
             )
             for i, f in enumerate(template.follow_ups)
-            if self.holds(f.when, f"follow_ups[{i}].when")
+            if f.when is None or self.holds(f.when, f"follow_ups[{i}].when")
         )
         return {"memory_aid": self.joined("memory_aid", aid)[0] if aid else "", "follow_ups": follow_ups}
 
