@@ -167,53 +167,44 @@ def render_text(
     length = len(source)
     if length > limit:
         raise TextTooLong(f"the text passes the limit of {limit:,} characters")
-    pieces = _PIECES.get(source) or _pieces(source)
-    if len(pieces) == 1 and isinstance(pieces[0], str):
-        return _unescaped(pieces[0])
-    out: list[str] = []
+    head, steps = _PIECES.get(source) or _pieces(source)
+    if not steps:
+        return _unescaped(head)
+    out: list[str] = [head]
     append = out.append
-    for piece in pieces:
-        if isinstance(piece, str):
-            append(piece)
-            continue
-        name, style, written = piece
+    for name, style, written, after in steps:
         if displays and style is None and name in displays:
             shown = displays[name]
-            length += len(shown) - written
-            if length > limit:
-                raise TextTooLong(
-                    f"with its placeholders filled in, the text passes the limit of {limit:,} characters"
-                )
-            append(shown)
-            continue
-        var_style, unit = formats.get(name, _NO_FORMAT)
-        value = env[name]
-        style = style or var_style
-        kind = type(value)
-        if kind is int and style is None and not unit:  # most: a count, as format_value shows it
-            shown = f"{value:,}"
-        elif kind is str:  # text shows as it is, whatever the style
-            shown = value
         else:
-            key = (value, kind, style, unit) if (kind is int or kind is float) and value else None
-            kept = _SHOWN.get(key) if key is not None else None  # (0.0 and -0.0: equal, not alike)
-            if kept is not None:
-                shown = kept
+            var_style, unit = formats.get(name, _NO_FORMAT)
+            value = env[name]
+            style = style or var_style
+            kind = type(value)
+            if kind is int and style is None and not unit:  # most: a count, as format_value shows it
+                shown = f"{value:,}"
+            elif kind is str:  # text shows as it is, whatever the style
+                shown = value
             else:
-                try:
-                    shown = format_value(value, style, unit)
-                except (ValueError, ArithmeticError, TypeError) as exc:
-                    raise TextError(f"cannot show {{{name}}} ({_cut(env[name])}): {exc}") from None
-                if key is not None:
-                    if len(_SHOWN) >= 8192:
-                        _SHOWN.clear()
-                    _SHOWN[key] = shown
+                key = (value, kind, style, unit) if (kind is int or kind is float) and value else None
+                kept = _SHOWN.get(key) if key is not None else None  # (0.0 and -0.0: equal, not alike)
+                if kept is not None:
+                    shown = kept
+                else:
+                    try:
+                        shown = format_value(value, style, unit)
+                    except (ValueError, ArithmeticError, TypeError) as exc:
+                        raise TextError(f"cannot show {{{name}}} ({_cut(env[name])}): {exc}") from None
+                    if key is not None:
+                        if len(_SHOWN) >= 8192:
+                            _SHOWN.clear()
+                        _SHOWN[key] = shown
         length += len(shown) - written
         if length > limit:
             raise TextTooLong(
                 f"with its placeholders filled in, the text passes the limit of {limit:,} characters"
             )
         append(shown)
+        append(after)
     return _unescaped("".join(out))  # after filling in, as ever: a value shown with {{ reads as {
 
 
@@ -222,8 +213,9 @@ def render_text(
 _SHOWN: dict[tuple[Any, type, str | None, str | None], str] = {}
 #: The format of a name the texts' formats do not list: no style, no unit.
 _NO_FORMAT: tuple[str | None, str | None] = (None, None)
-#: A text split at its placeholders: literal runs and (name, style, characters written) for each.
-_Pieces = tuple["str | tuple[str, str | None, int]", ...]
+#: A text split at its placeholders: the text before the first, then for each its name, style and the
+#: characters written, with the text after it up to the next ("" where two placeholders meet).
+_Pieces = tuple[str, tuple[tuple[str, "str | None", int, str], ...]]
 _PIECES: dict[str, _Pieces] = {}
 
 
@@ -233,14 +225,14 @@ def _pieces(source: str) -> _Pieces:
     found = _PIECES.get(source)
     if found is not None:
         return found
-    pieces: list[str | tuple[str, str | None, int]] = []
-    at = 0
-    for match in PLACEHOLDER_RE.finditer(source):
-        pieces.append(source[at : match.start()])
-        pieces.append((match.group(1), match.group(2), len(match.group(0))))
-        at = match.end()
-    pieces.append(source[at:])
-    found = tuple(p for p in pieces if p != "") or ("",)
+    matches = list(PLACEHOLDER_RE.finditer(source))
+    ends = [m.start() for m in matches[1:]] + [len(source)] * bool(matches)
+    head = source[: matches[0].start()] if matches else source
+    steps = tuple(
+        (m.group(1), m.group(2), len(m.group(0)), source[m.end() : end])
+        for m, end in zip(matches, ends, strict=True)
+    )
+    found = (head, steps)
     if len(_PIECES) > 20_000:  # the texts of every pack loaded, many times over: never let them pile up
         _PIECES.clear()
     _PIECES[source] = found
