@@ -25,15 +25,29 @@ Env = dict[str, Any]
 
 
 def draw_value(var: Variable, rng: random.Random) -> Any:
-    """One value of a drawn (not derived) variable."""
+    """One value of a drawn (not derived) variable: ``rng.choice(spec)``, ``rng.random() < 0.5`` or
+    ``rng.randint``, each read from the stream as ``random`` reads it (``_below``)."""
     if var.kind == "choices" or var.kind == "preset":
-        return rng.choice(var.spec)
+        spec = var.spec
+        return spec[_below(rng, len(spec))]  # rng.choice(spec)
     if var.kind == "bool":
         return rng.random() < 0.5
     lo, hi = var.spec
     if var.kind == "log2":
-        return 1 << rng.randint(lo.bit_length() - 1, hi.bit_length() - 1)
-    return lo + var.step * rng.randint(0, (hi - lo) // var.step)
+        low = lo.bit_length() - 1
+        return 1 << (low + _below(rng, hi.bit_length() - low))  # rng.randint(low, high)
+    return lo + var.step * _below(rng, (hi - lo) // var.step + 1)  # rng.randint(0, steps)
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """A whole number in [0, n) from ``rng``, read from its stream as ``random.Random`` reads one for
+    ``choice`` and ``randint`` (its ``_randbelow_with_getrandbits``), without its two Python calls a
+    draw: the same numbers for the same seed (tests/bank/test_draw_stream.py holds it to them)."""
+    bits = n.bit_length()
+    found = rng.getrandbits(bits)
+    while found >= n:
+        found = rng.getrandbits(bits)
+    return found
 
 
 def expand(var: Variable, value: Any, env: Env) -> None:

@@ -1,0 +1,21 @@
+"""A drawn value is read from the seed's stream exactly as random.Random's choice and randint read it."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from quizzer.bank.generate.draw import _below
+
+
+@given(st.integers(0, 2**32), st.lists(st.integers(), min_size=1, max_size=300), st.integers(0, 10**6))
+def test_below_draws_what_choice_and_randint_draw_and_leaves_the_stream_alike(
+    seed: int, seq: list[int], top: int
+) -> None:
+    ours, theirs = random.Random(seed), random.Random(seed)
+    assert seq[_below(ours, len(seq))] == theirs.choice(seq)
+    assert _below(ours, top + 1) == theirs.randint(0, top)
+    assert 7 + _below(ours, top + 1) == theirs.randint(7, 7 + top)
+    assert ours.getstate() == theirs.getstate()  # what the next draw reads is the same too
