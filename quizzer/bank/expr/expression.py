@@ -352,11 +352,7 @@ class _Compiler:
             kind = type(value)
             if kind is int or kind is float:  # most operands
                 return value
-            if isinstance(value, Result):
-                value = value.value
-            if isinstance(value, str):
-                raise fail(f"{value!r} is text, not a number")
-            return value
+            return _as_number(value, fail)
 
         return run
 
@@ -372,11 +368,7 @@ class _Compiler:
             kind = type(value)
             if kind is int or kind is float:  # most operands
                 return value
-            if isinstance(value, Result):
-                value = value.value
-            if isinstance(value, str):
-                raise fail(f"{value!r} is text, not a number")
-            return value
+            return _as_number(value, fail)
 
         return run
 
@@ -567,6 +559,15 @@ class _Compiler:
             return result
 
         return run
+
+
+def _as_number(value: Value, fail: Callable[[str], ExprError]) -> Value:
+    """An operand that is not an int or a float, as a number: a Result's value; text is refused."""
+    if isinstance(value, Result):
+        value = value.value
+    if isinstance(value, str):
+        raise fail(f"{value!r} is text, not a number")
+    return value
 
 
 def _check_round_digits(
