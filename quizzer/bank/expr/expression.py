@@ -294,7 +294,7 @@ def bounded(value: Value) -> str | None:
         bits = max(abs(value.numerator).bit_length(), value.denominator.bit_length())
     else:
         return None
-    return None if bits <= MAX_INT_BITS else _TOO_MANY_BITS
+    return None if bits <= MAX_INT_BITS else f"the result has more than {MAX_INT_BITS:,} bits"
 
 
 Compiled = Callable[[Mapping[str, Value], Mapping[str, Callable[..., Any]]], Value]
@@ -314,8 +314,6 @@ _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     ">": operator.gt,
     ">=": operator.ge,
 }
-#: The message ``bounded`` gives an exact number beyond the limit.
-_TOO_MANY_BITS = f"the result has more than {MAX_INT_BITS:,} bits"
 _FLOAT_ONLY = frozenset({"sqrt", "log2", "log10"})
 #: The kinds of value ``plain`` gives back as they are.
 _PLAIN = frozenset({int, float, str, bool})
@@ -482,17 +480,12 @@ class _Compiler:
                 raise fail("the result is too large") from None
             except TypeError:
                 raise fail(f"cannot compute {num_or_repr(a)} {symbol} {num_or_repr(b)}") from None
-            kind = type(result)  # ``bounded``, written out for the two kinds most results are
-            if kind is int:
-                if result.bit_length() > MAX_INT_BITS:
-                    raise fail(_TOO_MANY_BITS)
-            elif kind is float:
-                if not isfinite(result):
-                    raise fail(f"the result {result!r} is not a finite number")
-            else:
-                problem = bounded(result)
-                if problem:
-                    raise fail(problem)
+            kind = type(result)  # most results: an int or a float plainly within bounds, told at once
+            if (kind is int and result.bit_length() <= MAX_INT_BITS) or (kind is float and isfinite(result)):
+                return result
+            problem = bounded(result)
+            if problem:
+                raise fail(problem)
             return result
 
         return run
@@ -545,17 +538,9 @@ class _Compiler:
                     note(key, result)
             else:
                 value = result
-            kind = type(value)  # ``bounded``, written out for the two kinds most values are
-            if kind is int:
-                if value.bit_length() > MAX_INT_BITS:
-                    raise fail(f"{name}(): {_TOO_MANY_BITS}")
-            elif kind is float:
-                if not isfinite(value):
-                    raise fail(f"{name}(): the result {value!r} is not a finite number")
-            else:
-                problem = bounded(value)
-                if problem:
-                    raise fail(f"{name}(): {problem}")
+            problem = bounded(value)
+            if problem:
+                raise fail(f"{name}(): {problem}")
             return result
 
         return run
