@@ -19,3 +19,18 @@ def test_below_draws_what_choice_and_randint_draw_and_leaves_the_stream_alike(
     assert _below(ours, top + 1) == theirs.randint(0, top)
     assert 7 + _below(ours, top + 1) == theirs.randint(7, 7 + top)
     assert ours.getstate() == theirs.getstate()  # what the next draw reads is the same too
+
+
+def test_a_later_part_that_draws_nothing_reads_no_stream() -> None:
+    from quizzer.bank.generate import render
+    from quizzer.bank.generate.render import generate
+    from tests.builtin_bank import builtin_bank
+
+    chains = [t for t in builtin_bank().templates() if len(t.parts) > 1]
+    drawing = [t for t in chains if any(v.expr is None for spec in t.parts[1:] for v in spec.variables)]
+    before = render._UNREAD.getstate()
+    for template in chains:  # a part that draws reads its own stream, one that does not reads none
+        generate(template, 1, lazy=True).complete()
+    assert drawing
+    assert len(drawing) < len(chains)
+    assert render._UNREAD.getstate() == before  # the stream given those that draw nothing was never read

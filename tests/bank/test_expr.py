@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
 
@@ -49,6 +50,19 @@ def test_division_is_exact_for_integers() -> None:
     assert isinstance(ev("8 / 2"), int)
     assert Expr("1 / 3").evaluate({}, {}) == Fraction(1, 3)
     assert ev("(1 / 3) * 3") == 1
+
+
+@given(st.integers(-(10**30), 10**30), st.integers(-(10**12), 10**12))
+def test_a_quotient_of_whole_numbers_is_the_exact_fraction_in_lowest_terms(a: int, b: int) -> None:
+    if b == 0:
+        with pytest.raises(ExprError, match="division by zero"):
+            Expr("a / b").evaluate({"a": a, "b": b}, {})
+        return
+    quotient = Expr("a / b").evaluate({"a": a, "b": b}, {})
+    assert type(quotient) is Fraction
+    assert quotient * b == a
+    assert quotient.denominator > 0
+    assert math.gcd(quotient.numerator, quotient.denominator) == 1
 
 
 @given(st.integers(-(10**30), 10**30), st.integers(1, 10**12))

@@ -468,6 +468,8 @@ class _Compiler:
                 elif symbol == "/":
                     if type(a) is float or type(b) is float:  # no exact quotient to keep
                         result = a / b
+                    elif type(a) is int and type(b) is int:  # Fraction(a) / Fraction(b), made at once
+                        result = Fraction(a, b)
                     elif isinstance(a, int | Fraction) and isinstance(b, int | Fraction):
                         result = Fraction(a) / Fraction(b)
                     else:

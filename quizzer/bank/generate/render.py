@@ -6,6 +6,7 @@ import math
 import random
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from operator import itemgetter
 from typing import Any, cast
 
 from quizzer.bank.errors import ExprError, PartError, TemplateError
@@ -31,6 +32,7 @@ from quizzer.bank.read.names import calculators
 from quizzer.bank.read.overrides import split_overrides
 from quizzer.bank.read.schema import PartSpec, Template
 from quizzer.bank.read.texts import TextPart
+from quizzer.bank.read.variables import Variable
 from quizzer.core.checks import did_you_mean
 from quizzer.core.errors import QuizzerError
 from quizzer.core.trace import Step
@@ -106,6 +108,8 @@ def generate(
     feedback, the variables), and a TemplateError about the rest
     is raised when it is made: ``complete()`` makes it at a moment of the caller's choosing.
     """
+    if not overrides and budget is None and not lazy:
+        return _remembered(template, seed)
     budget = budget or Budget()
     by_part = split_overrides(template, overrides) if overrides else {}
     rng = random.Random(f"{template.id}#{seed}")
@@ -115,6 +119,95 @@ def generate(
         instance.complete()
     settle_compiled()  # what the expressions compiled for it hold, frozen out of the collector's scans
     return instance
+
+
+def _remembered(template: Template, seed: int) -> Instance:
+    """``generate(template, seed)`` (whole, no own numbers, its own budget), the earlier seed's instance
+    again, under this id and seed, when part 1 drew the same numbers (with the same types) and no later
+    part draws any: the instance follows from them (as ``instances`` finds a repeat). An instance is
+    kept with the steps its rendering charged, and is given again only when the budget left after this
+    seed's draw would have paid for them (a draw that took more attempts may leave less): else it is
+    made, and fails, as it would be without memory."""
+    budget = Budget()
+    env, broken = draw(template, random.Random(f"{template.id}#{seed}"), {}, budget, lazy=True)
+    key = _draw_key(template, env)
+    made = _made(template)
+    found = made.get(key) if key is not None else None
+    if found is not None and budget.left >= found[1]:
+        return found[0].replace(id=f"{template.id}#{seed}", seed=seed)
+    left = budget.left
+    if isinstance(env, Pending):  # as ``draw`` leaves it without ``lazy``: every derived variable settled
+        env = env.settled()
+    instance = _rendered(template, seed, env, broken, {}, budget).complete()
+    settle_compiled()  # what the expressions compiled for it hold, frozen out of the collector's scans
+    if key is not None:
+        if len(made) >= _KEPT_INSTANCES:
+            made.clear()
+        made[key] = (instance, left - budget.left)
+    return instance
+
+
+#: A template keeps each whole instance ``_remembered`` makes when part 1 can draw at most this many
+#: sets of numbers (the most instances it keeps, then); one that can draw more seldom draws one again.
+_KEPT_INSTANCES = 64
+
+
+@per_template
+def _made(template: Template) -> dict[tuple[Any, ...], tuple[Instance, int]]:
+    """The whole instances of a template made so far, by ``_draw_key``, with the steps they charged."""
+    return {}
+
+
+@per_template
+def _drawn_names(template: Template) -> Callable[[Mapping[str, Any]], tuple[Any, ...]] | None:
+    """A function giving the values of part 1's drawn variables from its env, in order; None when a
+    later part draws a number too (part 1's draw does not tell the instance then), or when part 1 can
+    draw more than ``_KEPT_INSTANCES`` sets of numbers."""
+    if any(var.expr is None for spec in template.parts[1:] for var in spec.variables):
+        return None
+    drawn = [var for var in template.main.variables if var.expr is None]
+    if math.prod(_draws(var) for var in drawn) > _KEPT_INSTANCES:
+        return None
+    names = [var.name for var in drawn]
+    if len(names) == 1:
+        (name,) = names
+        return lambda env: (env[name],)
+    return (
+        cast(Callable[[Mapping[str, Any]], tuple[Any, ...]], itemgetter(*names)) if names else lambda env: ()
+    )
+
+
+def _draws(var: Variable) -> int:
+    """How many values a drawn variable can take (its choices, both truths, the steps of its range)."""
+    if var.kind == "choices" or var.kind == "preset":
+        return len(var.spec)
+    if var.kind == "bool":
+        return 2
+    lo: int
+    hi: int
+    lo, hi = var.spec
+    if var.kind == "log2":
+        return hi.bit_length() - lo.bit_length() + 1
+    return (hi - lo) // var.step + 1
+
+
+def _draw_key(template: Template, env: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """Part 1's drawn values and their types (2 and 2.0 show apart), when they tell the instance and can
+    be a key: None for a later part that draws, a value that cannot be hashed, or a float zero (0.0 and
+    -0.0 are equal keys that show apart)."""
+    values_of = _drawn_names(template)
+    if values_of is None:
+        return None
+    values = values_of(env)
+    for value in values:
+        if type(value) is float and not value:
+            return None
+    key = values + tuple(map(type, values))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def instances(template: Template, seeds: Iterable[int]) -> Iterator[tuple[int, Instance, bool]]:
@@ -181,8 +274,11 @@ def _rendered(
         teaching = first.teaching()
         scope.answered(1, main)
         for spec in template.parts[1:]:
-            rng = random.Random(f"{template.id}#{seed}#part{spec.number}")
-            own, part_broken = draw_part(template, spec, rng, scope.env, budget, by_part.get(spec.number, {}))
+            given = by_part.get(spec.number, {})
+            # a part that draws nothing (and is given no numbers) never reads its stream: none is seeded
+            draws = given or any(var.expr is None for var in spec.variables)
+            rng = random.Random(f"{template.id}#{seed}#part{spec.number}") if draws else _UNREAD
+            own, part_broken = draw_part(template, spec, rng, scope.env, budget, given)
             broken_parts.extend(f"{c.source} (part {spec.number})" for c in part_broken)
             part = _Renderer(template, spec, scope).render(own, lock).complete()
             parts.append(part)
@@ -213,6 +309,11 @@ def _rendered(
         known["warnings"] += tuple(OUTSIDE_RANGE + c for c in broken_parts)
         return Instance(**{k: v for k, v in known.items() if not k.startswith("_")}, **made)
     return Instance.lazy(known, rest, lock)
+
+
+#: The stream given a later part that draws no number and has none given: never read (``draw_part``
+#: reads a part's stream only to draw a variable or a given preset's own fields).
+_UNREAD = random.Random(0)
 
 
 def grade_context(question: Part) -> GradeContext:
