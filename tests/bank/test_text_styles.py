@@ -96,3 +96,16 @@ def test_a_number_shown_again_reads_as_it_did_and_alike_numbers_keep_their_own_f
             assert render_text(source, {"x": value}, {}) == expected  # shown again: kept
     assert render_text("{x:raw} {y:raw}", {"x": 0.0, "y": -0.0}, {}) == "0.0 -0.0"
     assert render_text("{x:raw} {y:raw} {z}", {"x": 1, "y": 1.0, "z": True}, {}) == "1 1.0 true"
+
+
+def test_a_text_without_placeholders_reads_its_escaped_braces_as_braces_every_time() -> None:
+    """A text with no placeholder is kept as it reads: ``{{`` shows as ``{`` the first time and again, and
+    the limit still counts its characters as written."""
+    from quizzer.bank.expr.text import TextTooLong
+
+    source = "Write {{d_model}} as a literal; }} closes it."
+    for _ in range(3):
+        assert render_text(source, {}, {}) == "Write {d_model} as a literal; } closes it."
+    assert render_text("no braces at all", {}, {}) == "no braces at all"
+    with pytest.raises(TextTooLong):
+        render_text(source, {}, {}, limit=len(source) - 1)

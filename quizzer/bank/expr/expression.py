@@ -23,6 +23,7 @@ from operator import itemgetter
 from typing import Any, cast
 
 from quizzer.bank.errors import ExprError
+from quizzer.bank.expr.formula import Formula
 from quizzer.bank.expr.syntax import (
     BINOPS,
     BUILTINS,
@@ -223,7 +224,6 @@ class Expr:
         mapping during evaluation), a variable as its label in ``labels`` or its name, ``*`` as ×, ``**`` as
         ^, and ``a if cond else b`` as the branch taken.
         """
-        from quizzer.bank.expr.formula import Formula
 
         def test(node: Any) -> bool:
             return bool(plain(_Compiler(self.source).compile(node)(env, functions)))

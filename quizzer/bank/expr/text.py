@@ -168,8 +168,8 @@ def render_text(
     if length > limit:
         raise TextTooLong(f"the text passes the limit of {limit:,} characters")
     head, steps = _PIECES.get(source) or _pieces(source)
-    if not steps:
-        return _unescaped(head)
+    if not steps:  # a text without placeholders: kept as it reads
+        return head
     out: list[str] = [head]
     append = out.append
     for name, style, written, after in steps:
@@ -214,7 +214,8 @@ _SHOWN: dict[tuple[Any, type, str | None, str | None], str] = {}
 #: The format of a name the texts' formats do not list: no style, no unit.
 _NO_FORMAT: tuple[str | None, str | None] = (None, None)
 #: A text split at its placeholders: the text before the first, then for each its name, style and the
-#: characters written, with the text after it up to the next ("" where two placeholders meet).
+#: characters written, with the text after it up to the next ("" where two placeholders meet). A text
+#: without placeholders is kept as it reads (``{{`` as ``{``), with no steps.
 _Pieces = tuple[str, tuple[tuple[str, "str | None", int, str], ...]]
 _PIECES: dict[str, _Pieces] = {}
 
@@ -232,7 +233,7 @@ def _pieces(source: str) -> _Pieces:
         (m.group(1), m.group(2), len(m.group(0)), source[m.end() : end])
         for m, end in zip(matches, ends, strict=True)
     )
-    found = (head, steps)
+    found = (head, steps) if steps else (_unescaped(head), ())
     if len(_PIECES) > 20_000:  # the texts of every pack loaded, many times over: never let them pile up
         _PIECES.clear()
     _PIECES[source] = found

@@ -442,7 +442,7 @@ class _Renderer:
         return any("bare number" in c.lower() and "percent" in c.lower() for c in shown)
 
     def text(self, source: str, field: str, hide: bool = False) -> str:
-        if "{derivation" in source and self._derived is None:  # a text showing the derivation: made first
+        if self._derived is None and _shows_derivation(source):  # a text showing it: the derivation first
             self.derivation()
         if hide:
             source = masked(source)
@@ -680,6 +680,20 @@ class _Renderer:
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise self.fail(key, f"gives {value!r}, not a whole number of layers")
         return value
+
+
+def _shows_derivation(source: str) -> bool:
+    """Whether a text shows ``{derivation}`` (told once per text: it is read for each instance)."""
+    found = _SHOWS_DERIVATION.get(source)
+    if found is None:
+        if len(_SHOWS_DERIVATION) > 20_000:  # the texts of every pack loaded: never let them pile up
+            _SHOWS_DERIVATION.clear()
+        found = _SHOWS_DERIVATION[source] = "{derivation" in source
+    return found
+
+
+#: ``_shows_derivation``'s answers, by text.
+_SHOWS_DERIVATION: dict[str, bool] = {}
 
 
 def _context(
