@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from quizzer.bank.errors import ExprError, TemplateError
 from quizzer.bank.expr.expression import Budget, Expr, plain
-from quizzer.bank.generate.pending import Pending, layer_names
+from quizzer.bank.generate.pending import Pending, later_layer_names, layer_names
 from quizzer.bank.generate.per_template import per_template
 from quizzer.bank.read.names import PRESET_FIELDS, calculators
 from quizzer.bank.read.overrides import Fielded, apply_fields
@@ -54,9 +54,21 @@ def expand(var: Variable, value: Any, env: Env) -> None:
     """Set ``var`` in ``env``; a preset also sets ``<name>_<field>`` for every field and its title."""
     env[var.name] = value
     if var.kind == "preset":
+        env.update(_preset_names(var.name, _preset(value)))
+
+
+def _preset(name: str) -> Any:
+    """``quizzer.core.presets.preset(name)``, that module imported on the first preset drawn (it takes
+    5 ms; an import statement in ``expand`` ran again for every preset drawn)."""
+    if not _PRESET:
         from quizzer.core.presets import preset
 
-        env.update(_preset_names(var.name, preset(value)))
+        _PRESET.append(preset)
+    return _PRESET[0](name)
+
+
+#: ``preset``, once ``_preset`` has imported it.
+_PRESET: list[Callable[[str], Any]] = []
 
 
 #: ``_preset_names``'s answers by (variable name, id of the preset), each kept beside its preset (so that
@@ -411,7 +423,7 @@ def n_layers_in(env: Mapping[str, Any], template: Template | None = None) -> int
         names = layer_names(template) if template is not None else ()
         if names and names[0] in env:
             value = env[names[0]]
-        else:
+        elif template is None or names or later_layer_names(template):  # else no name can be one
             value = next((v for k, v in env.items() if k.endswith("_n_layers")), None)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 

@@ -129,4 +129,17 @@ def layer_names(template: Template) -> tuple[str, ...]:
     return tuple(name for name in names_in_order(template)[0] if name.endswith("_n_layers"))
 
 
-__all__ = ["Pending", "layer_names", "names_in_order"]
+@per_template
+def later_layer_names(template: Template) -> bool:
+    """Whether a later part has a name ending in ``_n_layers`` (a variable, or a preset's field)."""
+    from quizzer.bank.read.names import PRESET_FIELDS
+
+    return any(
+        name.endswith("_n_layers")
+        for spec in template.parts[1:]
+        for var in spec.variables
+        for name in (var.name, *(f"{var.name}_{f}" for f in PRESET_FIELDS if var.kind == "preset"))
+    )
+
+
+__all__ = ["Pending", "later_layer_names", "layer_names", "names_in_order"]
