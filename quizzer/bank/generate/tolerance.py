@@ -13,16 +13,16 @@ COUNT_UNITS = frozenset(
 )
 _WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
-#: What a prompt or convention must not say about the tolerance: the generated sentence says it.
-HAND_WRITTEN = re.compile(
+#: What a prompt or convention must not say about the tolerance: the generated sentence says it (only the
+#: authoring check reads texts for it: compiled on its first use, not by every command that renders one).
+_HAND_WRITTEN = (
     r"within\s+(?:a\s+|±\s*)?\d[\d.,]*\s*(?:%|percent|percentage point)"
     r"|within\s+±"
     r"|within\s+(?:a\s+)?factor"
     r"|factor\s+of\s+\d[\d.]*\s+(?:is|are)\s+(?:correct|accepted)"
     r"|graded\s+as\s+an\s+estimate"
     r"|\b(?:\d+|one|two|three|four|five|six)\s+significant\s+figures"
-    r"|\bexact\s+count\s*;",
-    re.IGNORECASE,
+    r"|\bexact\s+count\s*;"
 )
 
 
@@ -34,7 +34,7 @@ def hand_written_tolerance(text: str) -> str | None:
     >>> hand_written_tolerance("The cache grows within the step.") is None
     True
     """
-    match = HAND_WRITTEN.search(text)
+    match = re.search(_HAND_WRITTEN, text, re.IGNORECASE)  # re keeps it compiled after the first
     return match.group(0) if match else None
 
 
@@ -104,4 +104,4 @@ def _amount(amount: float, unit: str, display_unit: str | None, per_unit: int | 
     return format_quantity(amount, unit)
 
 
-__all__ = ["HAND_WRITTEN", "hand_written_tolerance", "tolerance_text"]
+__all__ = ["hand_written_tolerance", "tolerance_text"]
