@@ -107,6 +107,9 @@ def generate(
     (``Instance.LATER``, ``Part.LATER``: the later parts, the derivation and teaching texts, the mistakes'
     feedback, the variables), and a TemplateError about the rest
     is raised when it is made: ``complete()`` makes it at a moment of the caller's choosing.
+
+    Without own numbers, a ``budget`` or ``lazy``, a seed that drew the numbers an earlier seed drew is
+    given that instance again under its own id and seed (``_remembered``).
     """
     if not overrides and budget is None and not lazy:
         return _remembered(template, seed)
