@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from quizzer.bank.errors import ExprError, TemplateError
 from quizzer.bank.expr.expression import Budget, Expr, plain
-from quizzer.bank.generate.pending import Pending, later_layer_names, layer_names
+from quizzer.bank.generate.pending import Pending, later_part_has_layers, layer_names
 from quizzer.bank.generate.per_template import per_template
 from quizzer.bank.read.names import PRESET_FIELDS, calculators
 from quizzer.bank.read.overrides import Fielded, apply_fields
@@ -423,7 +423,7 @@ def n_layers_in(env: Mapping[str, Any], template: Template | None = None) -> int
         names = layer_names(template) if template is not None else ()
         if names and names[0] in env:
             value = env[names[0]]
-        elif template is None or names or later_layer_names(template):  # else no name can be one
+        elif template is None or names or later_part_has_layers(template):  # else no name can be one
             value = next((v for k, v in env.items() if k.endswith("_n_layers")), None)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 

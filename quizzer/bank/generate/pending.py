@@ -130,7 +130,7 @@ def layer_names(template: Template) -> tuple[str, ...]:
 
 
 @per_template
-def later_layer_names(template: Template) -> bool:
+def later_part_has_layers(template: Template) -> bool:
     """Whether a later part has a name ending in ``_n_layers`` (a variable, or a preset's field)."""
     from quizzer.bank.read.names import PRESET_FIELDS
 
@@ -142,4 +142,4 @@ def later_layer_names(template: Template) -> bool:
     )
 
 
-__all__ = ["Pending", "later_layer_names", "layer_names", "names_in_order"]
+__all__ = ["Pending", "later_part_has_layers", "layer_names", "names_in_order"]
