@@ -25,7 +25,7 @@ kind = "exact"                         # exact (a computed value) | estimate (gr
 tags = ["inference memory", "dtypes"]
 
 prompt = """
-A **{{billions}}B-parameter** model is served with its weights stored in **{{dtype}}**.
+A model of **{{billions}}B parameters** is served with its weights stored in **{{dtype}}**.
 
 How much memory do the weights alone take? Answer in GiB.
 """

@@ -268,7 +268,7 @@ def test_quantized_weights_zero_point_left_out() -> None:
     no_zp = ceil_bytes(n_linear, Fraction(4) + Fraction(16, 128)) + 2 * n_rest
     assert abs(no_zp - inst.value) / inst.value > 0.005  # it used to grade correct
     feedback = graded_as(inst, in_gb(no_zp), "zero-point-left-out")
-    assert "4-bit zero point per group of 128" in feedback
+    assert "a zero point of 4 bits per group of 128" in feedback
 
 
 def test_quantized_weights_bf16_tensors_left_out_or_at_one_byte() -> None:

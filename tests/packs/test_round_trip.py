@@ -62,7 +62,7 @@ def test_pack_new_check_then_drill_with_questions(tmp_path: Path, monkeypatch: p
         first = session.instance
         assert first.template_id == TEMPLATE
         prompt = screen.query_one(".question-prompt").source  # type: ignore[attr-defined]
-        assert f"{first.variables['billions']}B-parameter" in prompt
+        assert f"{first.variables['billions']}B parameters" in prompt
         assert str(first.variables["dtype"]) in prompt
         await answer(pilot, f"{first.value / 2**30:.6g}")  # in GiB, the display unit
         assert session.attempts[0].verdict in ("exact", "correct")

@@ -38,7 +38,7 @@ def _plural(word: str) -> bool:
     return word.lower() not in _NOT_PLURAL and not word.lower().endswith(("ss", "us", "is"))
 
 
-def _shown(template: Template, instance: Instance, part: PartSpec | None, field: str) -> str:
+def shown_text(template: Template, instance: Instance, part: PartSpec | None, field: str) -> str:
     """The text of ``field`` (of ``part``; None: the template's) as ``instance`` shows it: "" for a mistake
     whose condition fails there; a field of parts (explanation[2], nudges[0]) as the part's whole text."""
     if part is None:
@@ -88,7 +88,9 @@ class Plurals(Lint):
             if isinstance(value, bool) or value != 1:
                 continue
             if (
-                re.search(rf"(?<![\d.,])1\**[ \u00a0]+{word}\b", _shown(self.template, instance, part, field))
+                re.search(
+                    rf"(?<![\d.,])1\**[ \u00a0]+{word}\b", shown_text(self.template, instance, part, field)
+                )
                 is None
             ):
                 continue  # the text is not shown here: a mistake or a paragraph whose condition fails
@@ -102,4 +104,4 @@ class Plurals(Lint):
             )
 
 
-__all__ = ["Plurals"]
+__all__ = ["Plurals", "shown_text"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from quizzer.bank.check.articles import Articles
 from quizzer.bank.check.asked_unit import AskedUnit
 from quizzer.bank.check.base import Lint
 from quizzer.bank.check.chip_names import ChipNames
@@ -25,6 +26,7 @@ LINTS: tuple[type[Lint], ...] = (
     Giveaway,
     Literals,
     Plurals,
+    Articles,
     Identifiers,
     Leaks,
     Contained,
