@@ -298,12 +298,14 @@ def answer_display(value: int | float, unit: str, display: str | None, figures: 
     '1,315,723,264 params (1.316B)'
     >>> answer_display(6_291_456 * 2**30, "bytes", "GiB"), answer_display(12_345.6e-3, "s", "ms", figures=6)
     ('6,291,456 GiB', '12,345.6 ms')
+    >>> answer_display(0.130839, "ratio", "%")  # a percentage as the texts and the grader write one
+    '13.1%'
     """
     digits = max(figures or 3, 3)
     keep = digits > 3  # "19.00": a precise question shows the figures it asks for
     if display:
         shown = format_sig(value / display_scale(unit, display), digits, keep_zeros=keep)
-        return f"{_grouped(shown)} {display}"
+        return f"{_grouped(shown)}{'' if display == '%' else ' '}{display}"
     if unit in (Unit.PARAMS, Unit.TOKENS, Unit.PATCHES, Unit.COUNT) and isinstance(value, int):
         short = format_si(value, digits, keep_zeros=keep)
         words = "" if unit == Unit.COUNT else f" {unit}"
