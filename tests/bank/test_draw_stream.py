@@ -34,3 +34,20 @@ def test_a_later_part_that_draws_nothing_reads_no_stream() -> None:
     assert drawing
     assert len(drawing) < len(chains)
     assert render._UNREAD.getstate() == before  # the stream given those that draw nothing was never read
+
+
+def test_draw_count_is_how_many_values_a_drawn_variable_takes() -> None:
+    from quizzer.bank.generate.draw import draw_count, draw_value
+    from tests.builtin_bank import builtin_bank
+
+    rng, checked = random.Random(7), 0
+    for template in builtin_bank().templates():
+        for spec in template.parts:
+            for var in spec.variables:
+                if var.expr is not None or draw_count(var) > 12:
+                    continue
+                seen = {repr(draw_value(var, rng)) for _ in range(300)}
+                distinct = len({repr(v) for v in var.spec}) if var.kind in ("choices", "preset") else None
+                assert len(seen) == (distinct or draw_count(var)), (template.id, var.name)
+                checked += 1
+    assert checked > 50

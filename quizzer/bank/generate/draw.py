@@ -39,6 +39,21 @@ def draw_value(var: Variable, rng: random.Random) -> Any:
     return lo + var.step * _below(rng, (hi - lo) // var.step + 1)  # rng.randint(0, steps)
 
 
+def draw_count(var: Variable) -> int:
+    """How many values ``draw_value`` draws ``var`` from: its choices, both truths, the steps of its
+    range (the ``n`` it reads below from the stream)."""
+    if var.kind == "choices" or var.kind == "preset":
+        return len(var.spec)
+    if var.kind == "bool":
+        return 2
+    lo: int
+    hi: int
+    lo, hi = var.spec
+    if var.kind == "log2":
+        return hi.bit_length() - lo.bit_length() + 1
+    return (hi - lo) // var.step + 1
+
+
 def _below(rng: random.Random, n: int) -> int:
     """A whole number in [0, n) from ``rng``, read from its stream as ``random.Random`` reads one for
     ``choice`` and ``randint`` (its ``_randbelow_with_getrandbits``), without its two Python calls a
@@ -448,6 +463,7 @@ __all__ = [
     "MAX_ATTEMPTS",
     "constraint_schedule",
     "draw",
+    "draw_count",
     "draw_part",
     "draw_value",
     "expand",

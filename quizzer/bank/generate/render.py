@@ -20,7 +20,7 @@ from quizzer.bank.expr.text import (
     render_text,
 )
 from quizzer.bank.generate.derivation import derive, gradable, template_labels
-from quizzer.bank.generate.draw import draw, draw_part, expand, n_layers_in
+from quizzer.bank.generate.draw import draw, draw_count, draw_part, expand, n_layers_in
 from quizzer.bank.generate.instance import Instance, MistakeValue, Part, new_lock
 from quizzer.bank.generate.pending import Pending
 from quizzer.bank.generate.per_template import per_template
@@ -32,7 +32,6 @@ from quizzer.bank.read.names import calculators
 from quizzer.bank.read.overrides import split_overrides
 from quizzer.bank.read.schema import PartSpec, Template
 from quizzer.bank.read.texts import TextPart
-from quizzer.bank.read.variables import Variable
 from quizzer.core.checks import did_you_mean
 from quizzer.core.errors import QuizzerError
 from quizzer.core.trace import Step
@@ -166,10 +165,10 @@ def _drawn_names(template: Template) -> Callable[[Mapping[str, Any]], tuple[Any,
     """A function giving the values of part 1's drawn variables from its env, in order; None when a
     later part draws a number too (part 1's draw does not tell the instance then), or when part 1 can
     draw more than ``_KEPT_INSTANCES`` sets of numbers."""
-    if any(var.expr is None for spec in template.parts[1:] for var in spec.variables):
+    if _later_parts_draw(template):
         return None
     drawn = [var for var in template.main.variables if var.expr is None]
-    if math.prod(_draws(var) for var in drawn) > _KEPT_INSTANCES:
+    if math.prod(draw_count(var) for var in drawn) > _KEPT_INSTANCES:
         return None
     names = [var.name for var in drawn]
     if len(names) == 1:
@@ -180,18 +179,10 @@ def _drawn_names(template: Template) -> Callable[[Mapping[str, Any]], tuple[Any,
     )
 
 
-def _draws(var: Variable) -> int:
-    """How many values a drawn variable can take (its choices, both truths, the steps of its range)."""
-    if var.kind == "choices" or var.kind == "preset":
-        return len(var.spec)
-    if var.kind == "bool":
-        return 2
-    lo: int
-    hi: int
-    lo, hi = var.spec
-    if var.kind == "log2":
-        return hi.bit_length() - lo.bit_length() + 1
-    return (hi - lo) // var.step + 1
+@per_template
+def _later_parts_draw(template: Template) -> bool:
+    """Whether a later part draws a number of its own (part 1's draw then does not tell the instance)."""
+    return any(var.expr is None for spec in template.parts[1:] for var in spec.variables)
 
 
 def _draw_key(template: Template, env: Mapping[str, Any]) -> tuple[Any, ...] | None:
@@ -220,7 +211,7 @@ def instances(template: Template, seeds: Iterable[int]) -> Iterator[tuple[int, I
     TemplateError as ``generate`` does at the first seed that fails, its message starting with that seed
     ("seed 7: ..."); the seeds before it are yielded."""
     drawn: dict[str, Instance] = {}
-    early = all(var.expr is not None for spec in template.parts[1:] for var in spec.variables)
+    early = not _later_parts_draw(template)
     for seed in seeds:
         try:
             found = _instance(template, seed, early, drawn)
